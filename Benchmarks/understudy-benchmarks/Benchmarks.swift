@@ -1,0 +1,71 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+/// Validator throughput next to the cost of parsing the same bytes, in one run.
+///
+/// Builds a ~10 MB `GET /activities` response (about 20,000 generated activities), then times, best of
+/// N runs: parsing with `JSONParser`, validating the parsed value, the app's `JSONDecoder` decode, and
+/// Foundation's `JSONSerialization` as an outside reference. The goal is validation ≤ parse.
+@main
+struct Benchmarks {
+    static func main() throws {
+        let arguments = CommandLine.arguments
+        let iterations = arguments.firstIndex(of: "--iterations").flatMap { Int(arguments[$0 + 1]) } ?? 5
+        let targetBytes = arguments.firstIndex(of: "--megabytes").flatMap { Int(arguments[$0 + 1]) }.map { $0 << 20 } ?? 10 << 20
+
+        let spec = Fitness.spec
+        guard let endpoint = spec.endpoint("GET /activities"), let model = endpoint.response,
+            case .array(let array) = model.schema.resolvingReferences(in: spec.definitions)
+        else { fatalError("GET /activities must answer an array") }
+        var generator = FixtureGenerator(seed: 2026, definitions: spec.definitions, settings: spec.decoder)
+        var activities: [JSONValue] = []
+        var size = 2
+        while size < targetBytes {
+            let activity = generator.value(for: array.items)
+            size += activity.serialized().utf8.count + 1
+            activities.append(activity)
+        }
+        let bytes = JSONValue.array(activities).serializedBytes()
+        let data = Data(bytes)
+        let megabytes = Double(bytes.count) / 1_048_576
+        print("body: \(activities.count) activities, \(String(format: "%.2f", megabytes)) MiB; best of \(iterations) runs")
+
+        let parsed = try JSONParser().parse(bytes)
+        let validator = Validator(definitions: spec.definitions)
+        let findings = validator.validate(parsed, against: model.schema)
+        guard findings.isEmpty else { fatalError("generated body is invalid: \(findings.prefix(3).map(\.summary))") }
+
+        let parse = best(iterations) { _ = try? JSONParser().parse(bytes) }
+        let validate = best(iterations) { _ = validator.validate(parsed, against: model.schema) }
+        let both = best(iterations) {
+            if let value = try? JSONParser().parse(bytes) { _ = validator.validate(value, against: model.schema) }
+        }
+        let decode = best(iterations) { _ = model.decodeError(data, settings: spec.decoder) }
+        let foundation = best(iterations) { _ = try? JSONSerialization.jsonObject(with: data) }
+
+        func row(_ name: String, _ seconds: Double) -> String {
+            let name = name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            return "\(name) \(String(format: "%8.1f", seconds * 1000)) ms  \(String(format: "%7.1f", megabytes / seconds)) MiB/s"
+        }
+        print(row("parse (JSONParser)", parse))
+        print(row("validate (parsed value)", validate))
+        print(row("parse + validate", both))
+        print(row("app decode (JSONDecoder, [Activity])", decode))
+        print(row("JSONSerialization (reference)", foundation))
+        let ratio = validate / parse
+        print(String(format: "validation / parse = %.2f (goal: <= 1.00) -> %@", ratio, ratio <= 1 ? "met" : "NOT met"))
+    }
+
+    static func best(_ iterations: Int, _ body: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<iterations {
+            let start = ContinuousClock.now
+            body()
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            best = min(best, seconds)
+        }
+        return best
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ArgumentParser
+import UnderstudyCore
+
+/// `understudy list`: every endpoint with its auth and models.
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every endpoint: API, method, path, auth, request and response models.")
+
+    @Option(help: "The API to list (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
+    var api: APISelection = .all
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        print(Self.render(api.specs, format: format), terminator: "")
+    }
+
+    /// The listing of `specs`, one line (or JSON object) per endpoint in inventory order.
+    static func render(_ specs: [APISpec], format: OutputFormat) -> String {
+        let rows = specs.flatMap { spec in
+            spec.endpoints.map { endpoint in
+                Row(
+                    api: spec.id, method: endpoint.method.rawValue, path: endpoint.path.template,
+                    auth: endpoint.auth.description, request: endpoint.request?.name ?? "-",
+                    response: endpoint.response?.name ?? "-", success: endpoint.success.rawValue,
+                    available: endpoint.availability == .available)
+            }
+        }
+        switch format {
+        case .json:
+            let document: JSONValue = [
+                "formatVersion": 1,
+                "count": .integer(rows.count),
+                "endpoints": .array(rows.map(\.json)),
+            ]
+            return document.serialized(.pretty)
+        case .text:
+            let header = Row(api: "API", method: "METHOD", path: "PATH", auth: "AUTH", request: "REQUEST", response: "RESPONSE", success: 0, available: true)
+            let all = [header] + rows
+            let widths = (0..<5).map { column in all.map { $0.cells[column].count }.max()! }
+            var output = ""
+            for row in all {
+                let cells = row.cells
+                output += (0..<5).map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                output += "  " + cells[5] + "\n"
+            }
+            output += "\(rows.count) endpoints\n"
+            return output
+        }
+    }
+
+    private struct Row {
+        var api, method, path, auth, request, response: String
+        var success: Int
+        var available: Bool
+
+        var cells: [String] { [api, method, path + (available ? "" : " (announced)"), auth, request, response] }
+
+        var json: JSONValue {
+            [
+                "api": .string(api), "method": .string(method), "path": .string(path), "auth": .string(auth),
+                "request": request == "-" ? .null : .string(request), "response": response == "-" ? .null : .string(response),
+                "success": .integer(success), "available": .bool(available),
+            ]
+        }
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+
+/// Generates realistic, deterministic JSON values from a ``Schema``.
+///
+/// The same seed, schema and settings always give the same bytes. Values honour formats, enums,
+/// ranges and lengths; property names steer realism (`email` gets an e-mail, `city` a city,
+/// `startDate` a date in the date strategy of the app's decoder).
+///
+/// ```swift
+/// var generator = FixtureGenerator(seed: 42, definitions: spec.definitions, settings: spec.decoder)
+/// let activity = generator.value(for: .ref("Activity"))
+/// ```
+public struct FixtureGenerator {
+    public let definitions: SchemaDefinitions
+    public let settings: DecoderSettings
+    private var random: SeededRandom
+    /// The instant generated dates are spread around (2025-11-15T14:30:00Z): fixed, so output is stable.
+    public static let referenceInstant = Date(timeIntervalSince1970: 1_763_217_000)
+
+    /// Whether optional keys are sometimes left out, or always sent (`null` when there is no value).
+    public let optionalKeys: OptionalKeyStyle
+
+    public init(
+        seed: UInt64, definitions: SchemaDefinitions = [:], settings: DecoderSettings = .plain,
+        optionalKeys: OptionalKeyStyle = .sometimesAbsent
+    ) {
+        self.definitions = definitions
+        self.settings = settings
+        self.optionalKeys = optionalKeys
+        random = SeededRandom(seed: seed)
+    }
+
+    /// A value satisfying `schema`; `name` is the property or parameter it is for, if any.
+    public mutating func value(for schema: Schema, name: String? = nil) -> JSONValue {
+        value(for: schema, name: name, depth: 0)
+    }
+
+    private mutating func value(for schema: Schema, name: String?, depth: Int) -> JSONValue {
+        switch schema {
+        case .any:
+            return .object(["source": .string("understudy")])
+        case .boolean:
+            return .bool(random.chance(0.5))
+        case .integer(let constraints):
+            return .integer(integer(constraints, name: name))
+        case .number(let constraints):
+            return number(constraints, name: name)
+        case .decimal(let constraints):
+            return decimal(constraints, name: name)
+        case .string(let constraints):
+            return .string(string(constraints, name: name))
+        case .array(let array):
+            let lower = array.minItems ?? (depth > 3 ? 0 : 1)
+            let upper = max(lower, min(array.maxItems ?? 3, depth > 3 ? lower : 3))
+            let count = random.int(in: lower...upper)
+            let elementName = name.map(Self.singular)
+            return .array((0..<count).map { _ in value(for: array.items, name: elementName, depth: depth + 1) })
+        case .object(let object):
+            var members: [String: JSONValue] = [:]
+            for property in object.properties {
+                if !property.required && optionalKeys == .sometimesAbsent && !random.chance(0.8) { continue }
+                if property.schema.acceptsNull && !property.required && random.chance(0.15) {
+                    members[property.name] = .null
+                    continue
+                }
+                members[property.name] = value(for: property.schema, name: property.name, depth: depth + 1)
+            }
+            return .object(members)
+        case .map(let map):
+            var members: [String: JSONValue] = [:]
+            let count = depth > 3 ? 0 : random.int(in: 1...3)
+            for index in 0..<count {
+                let key = mapKey(map.keys, index: index, name: name)
+                members[key] = value(for: map.values, name: name, depth: depth + 1)
+            }
+            return .object(members)
+        case .pairs(let keySchema, let valueSchema):
+            var elements: [JSONValue] = []
+            var used: Set<JSONValue> = []
+            for _ in 0..<3 {
+                let key = value(for: keySchema, name: name, depth: depth + 1)
+                guard used.insert(key).inserted else { continue }
+                elements.append(key)
+                elements.append(value(for: valueSchema, name: name, depth: depth + 1))
+            }
+            return .array(elements)
+        case .oneOf(let alternatives):
+            return value(for: alternatives[0], name: name, depth: depth)
+        case .nullable(let wrapped):
+            if depth > 4 { return .null }
+            return value(for: wrapped, name: name, depth: depth)
+        case .ref(let reference):
+            guard let definition = definitions[reference] else { return .null }
+            return value(for: definition, name: name, depth: depth + 1)
+        }
+    }
+
+    // MARK: Scalars
+
+    private mutating func integer(_ constraints: IntegerConstraints, name: String?) -> Int {
+        if let values = constraints.values { return random.pick(values) }
+        let hint = name?.lowercased() ?? ""
+        var lower = constraints.minimum ?? 0
+        var upper = constraints.maximum ?? Swift.max(lower, 100)
+        if constraints.maximum == nil {
+            if hint.hasSuffix("id") || hint.hasSuffix("_id") { (lower, upper) = (Swift.max(lower, 1), Swift.max(lower, 99_999)) }
+            if hint.contains("year") { (lower, upper) = (Swift.max(lower, 2013), Swift.max(lower, 2025)) }
+            if hint.contains("month") && !hint.contains("pool") { (lower, upper) = (Swift.max(lower, 1), 12) }
+            if hint.contains("day") && hint.contains("month") { (lower, upper) = (Swift.max(lower, 1), 28) }
+        }
+        if upper < lower { upper = lower }
+        return random.int(in: lower...upper)
+    }
+
+    private mutating func number(_ constraints: NumberConstraints, name: String?) -> JSONValue {
+        let hint = name?.lowercased() ?? ""
+        if let name, Self.looksLikeDate(name) {
+            let offset = Double(random.int(in: -60 * 86_400...60 * 86_400))
+            let date = Self.referenceInstant.addingTimeInterval(offset)
+            switch settings.dates {
+            case .deferredToDate: return .double(date.timeIntervalSinceReferenceDate)
+            case .secondsSince1970: return .double(date.timeIntervalSince1970)
+            case .millisecondsSince1970: return .double(date.timeIntervalSince1970 * 1000)
+            default: break
+            }
+        }
+        var lower = constraints.minimum ?? constraints.exclusiveMinimum.map { $0 + 0.01 } ?? 0
+        var upper = constraints.maximum ?? lower + 100
+        if hint.contains("latitude") { (lower, upper) = (Swift.max(lower, 43.0), Swift.min(upper, 49.0)) }
+        if hint.contains("longitude") { (lower, upper) = (Swift.max(lower, -1.0), Swift.min(upper, 7.0)) }
+        if hint.contains("level") && constraints.maximum == nil { upper = lower + 21 }
+        if upper < lower { upper = lower }
+        let hundredths = random.int(in: Int((lower * 100).rounded(.up))...Int((upper * 100).rounded(.down)))
+        let value = Double(hundredths) / 100
+        return .number(JSONNumber(uncheckedLiteral: Self.twoDecimals(value)))
+    }
+
+    private mutating func decimal(_ constraints: NumberConstraints, name: String?) -> JSONValue {
+        let lower = constraints.minimum ?? constraints.exclusiveMinimum.map { $0 + 1 } ?? 0
+        let upper = constraints.maximum ?? lower + 2000
+        let cents = random.int(in: Int((lower * 100).rounded(.up))...Swift.max(Int((lower * 100).rounded(.up)), Int((upper * 100).rounded(.down))))
+        return .number(JSONNumber(uncheckedLiteral: Self.twoDecimals(Double(cents) / 100)))
+    }
+
+    private static func twoDecimals(_ value: Double) -> String {
+        let cents = Int((value * 100).rounded())
+        let sign = cents < 0 ? "-" : ""
+        let magnitude = abs(cents)
+        let fraction = magnitude % 100
+        return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    private mutating func string(_ constraints: StringConstraints, name: String?) -> String {
+        if let values = constraints.values { return random.pick(values) }
+        var text: String
+        if let format = constraints.format {
+            text = formatted(format, name: name)
+        } else {
+            text = realistic(name: name)
+        }
+        if let minimum = constraints.minLength, text.count < minimum {
+            text += String(repeating: " et encore", count: (minimum - text.count) / 10 + 1)
+            text = String(text.prefix(Swift.max(minimum, text.count)))
+        }
+        if let maximum = constraints.maxLength, text.count > maximum {
+            text = String(text.prefix(maximum))
+        }
+        return text
+    }
+
+    private mutating func formatted(_ format: StringFormat, name: String?) -> String {
+        switch format {
+        case .uuid: return uuid()
+        case .objectId: return (0..<24).map { _ in String(random.int(in: 0...15), radix: 16) }.joined()
+        case .email: return email()
+        case .uri: return "https://example.com/\(Self.slug(name ?? "resource"))/\(random.int(in: 1...9999))"
+        case .date: return Self.isoDate(dateNear(), fraction: false).prefix(10).description
+        case .time:
+            return String(format: "%02d:%02d:00", random.int(in: 6...20), random.pick([0, 15, 30, 45]))
+        case .dateTime, .dateTimeWithoutFraction: return Self.isoDate(dateNear(), fraction: false)
+        case .dateTimeWithFraction: return Self.isoDate(dateNear(), fraction: true)
+        case .datePattern(let pattern): return DateTimeSyntax.formatter(pattern).string(from: dateNear())
+        case .integer: return String(random.int(in: 1...99))
+        }
+    }
+
+    private mutating func mapKey(_ keys: Schema, index: Int, name: String?) -> String {
+        if case .string(let constraints) = keys {
+            if let values = constraints.values { return values[index % values.count] }
+            if let format = constraints.format {
+                if format == .integer { return String(index) }
+                return formatted(format, name: name)
+            }
+        }
+        return ["alpha", "beta", "gamma"][index % 3]
+    }
+
+    private mutating func dateNear() -> Date {
+        Self.referenceInstant.addingTimeInterval(Double(random.int(in: -60...60) * 86_400 + random.int(in: 0...23) * 900))
+    }
+
+    private mutating func uuid() -> String {
+        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let characters = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+    }
+
+    private mutating func email() -> String {
+        "\(random.pick(Names.first).lowercased()).\(random.pick(Names.last).lowercased())@example.com"
+            .folding(options: .diacriticInsensitive, locale: nil)
+    }
+
+    private mutating func realistic(name: String?) -> String {
+        let hint = (name ?? "").lowercased().replacingOccurrences(of: "_", with: "")
+        switch true {
+        case hint.contains("email"): return email()
+        case hint.contains("firstname"): return random.pick(Names.first)
+        case hint.contains("lastname"): return random.pick(Names.last)
+        case hint == "login": return String(Self.slug(random.pick(Names.first)).prefix(6) + Self.slug(random.pick(Names.last)).prefix(2))
+        case hint.contains("fullname") || hint.contains("displayname") || hint.hasSuffix("name") && !hint.contains("category")
+            && !hint.contains("type"):
+            return "\(random.pick(Names.first)) \(random.pick(Names.last))"
+        case hint.contains("title"): return random.pick(Names.titles)
+        case hint.contains("description") || hint.contains("message") || hint.contains("instructions") || hint.contains("bio"):
+            return random.pick(Names.sentences)
+        case hint.contains("city"): return random.pick(Names.cities)
+        case hint.contains("street") || hint.contains("address") || hint == "location" || hint == "host":
+            return "\(random.int(in: 1...120)) \(random.pick(Names.streets))"
+        case hint.contains("postalcode") || hint == "zip": return String(random.int(in: 10_000...95_999))
+        case hint.contains("country"): return "France"
+        case hint.contains("phone"): return "+336\(random.int(in: 10_000_000...99_999_999))"
+        case hint.contains("currency"): return "EUR"
+        case hint.contains("color"): return "#" + String(format: "%06X", random.int(in: 0...0xFFFFFF))
+        case hint.contains("url") || hint.contains("image") || hint.contains("link") || hint.contains("avatar"):
+            return "https://cdn.example.com/\(Self.slug(name ?? "image"))/\(random.int(in: 1...9999)).jpg"
+        case hint.contains("token"): return (0..<32).map { _ in String(random.int(in: 0...15), radix: 16) }.joined()
+        case hint.contains("slug"): return Self.slug(random.pick(Names.titles))
+        case Self.looksLikeDate(name ?? ""): return Self.isoDate(dateNear(), fraction: false)
+        default: return random.pick(Names.words)
+        }
+    }
+
+    /// `startDate`, `createdOnUtc`, `created_at`, `expiresAt`, `timestamp`.
+    private static func looksLikeDate(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.hasSuffix("date") || lowered.hasSuffix("utc") || lowered.hasSuffix("_at") || name.hasSuffix("At")
+            || lowered == "timestamp"
+    }
+
+    private static func singular(_ name: String) -> String {
+        name.hasSuffix("ies") ? String(name.dropLast(3)) + "y" : name.hasSuffix("s") ? String(name.dropLast()) : name
+    }
+
+    private static func slug(_ text: String) -> String {
+        text.folding(options: .diacriticInsensitive, locale: nil).lowercased()
+            .map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+    }
+
+    /// `2025-11-15T14:30:00Z`, or with milliseconds.
+    package static func isoDate(_ date: Date, fraction: Bool) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: fraction))
+    }
+}
+
+private enum Names {
+    static let first = ["Camille", "Léa", "Hugo", "Chloé", "Louis", "Manon", "Gabriel", "Inès", "Jules", "Sarah", "Adam", "Emma", "John", "Maya", "Noah"]
+    static let last = ["Martin", "Bernard", "Dubois", "Thomas", "Robert", "Richard", "Petit", "Durand", "Leroy", "Moreau", "Doe", "Garcia", "Nguyen"]
+    static let titles = [
+        "Weekend Football Match", "Grande Brocante du Village", "Morning Run by the Lake", "Vide-grenier de printemps",
+        "Appartement 2 chambres lumineux", "Yoga in the Park", "Marché aux puces du dimanche", "Studio meublé proche gare",
+    ]
+    static let sentences = [
+        "Join us for a friendly match!", "Vide-grenier annuel avec plus de 50 exposants.",
+        "Bright flat close to public transport.", "Bring water and good shoes.", "Parking gratuit disponible.",
+    ]
+    static let cities = ["Paris", "Lyon", "Bourg-en-Bresse", "Nantes", "Lille", "Bordeaux", "Toulouse", "Marseille"]
+    static let streets = ["rue de la République", "avenue Jean Jaurès", "Place de la Mairie", "boulevard Voltaire", "rue Victor Hugo"]
+    static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+}

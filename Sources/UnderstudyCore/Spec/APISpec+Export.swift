@@ -1,0 +1,135 @@
+extension APISpec {
+    /// The version of the canonical spec format written by ``canonicalJSON``.
+    public static let canonicalFormatVersion = 1
+
+    /// The spec as canonical JSON: keys sorted, endpoints sorted by path then method, schemas in a
+    /// JSON-Schema-like form. The same descriptors always give the same bytes; this is the baseline
+    /// committed under `specs/` that `understudy diff` compares against.
+    public var canonicalJSON: JSONValue {
+        var object: [String: JSONValue] = [
+            "formatVersion": .integer(Self.canonicalFormatVersion),
+            "api": .string(id),
+            "title": .string(title),
+            "document": .string(document),
+            "auth": .string(auth.description),
+            "decoder": ["dates": .string(decoder.dates.description), "keys": .string(decoder.keys.description)],
+            "errorEnvelope": errorEnvelope.model.canonicalJSON,
+            "optionalKeys": .string(optionalKeys.rawValue),
+            "definitions": .object(definitions.mapValues(\.canonicalJSON)),
+        ]
+        let sorted = endpoints.sorted { ($0.path.template, $0.method) < ($1.path.template, $1.method) }
+        object["endpoints"] = .array(sorted.map(\.canonicalJSON))
+        object["ambiguities"] = .array(
+            ambiguities.sorted { $0.id < $1.id }.map { ambiguity in
+                var entry: [String: JSONValue] = [
+                    "id": .string(ambiguity.id), "summary": .string(ambiguity.summary),
+                    "resolution": .string(ambiguity.resolution),
+                ]
+                if let endpoint = ambiguity.endpoint { entry["endpoint"] = .string(endpoint) }
+                return .object(entry)
+            })
+        return .object(object)
+    }
+}
+
+extension AnyEndpoint {
+    var canonicalJSON: JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id),
+            "method": .string(method.rawValue),
+            "path": .string(path.template),
+            "auth": .string(auth.description),
+            "success": .integer(success.rawValue),
+            "errors": .array(errors.sorted().map { .integer($0.rawValue) }),
+            "body": .string(body.rawValue),
+            "pagination": .string(pagination.description),
+            "summary": .string(summary),
+            "parameters": .array(parameters.map(\.canonicalJSON)),
+        ]
+        switch availability {
+        case .available: object["availability"] = "available"
+        case .announced(let note): object["availability"] = .string("announced: \(note)")
+        }
+        if let request { object["request"] = request.canonicalJSON }
+        if let response { object["response"] = response.canonicalJSON }
+        return .object(object)
+    }
+}
+
+extension Parameter {
+    var canonicalJSON: JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(name), "in": .string(location.rawValue), "required": .bool(required),
+            "schema": schema.canonicalJSON,
+        ]
+        if let defaultValue { object["default"] = defaultValue }
+        if let summary { object["summary"] = .string(summary) }
+        return .object(object)
+    }
+}
+
+extension ModelReference {
+    var canonicalJSON: JSONValue {
+        ["model": .string(name), "schema": schema.canonicalJSON]
+    }
+}
+
+extension Schema {
+    /// A JSON-Schema-like rendering: `type`, `properties`, `required`, `format`, `enum`, `$ref`;
+    /// `null` allowed is `anyOf: [X, {"type": "null"}]`; a key/value pair array is `x-pairs`.
+    public var canonicalJSON: JSONValue {
+        switch self {
+        case .any:
+            return .object([:])
+        case .boolean:
+            return ["type": "boolean"]
+        case .integer(let constraints):
+            var object: [String: JSONValue] = ["type": "integer"]
+            if let minimum = constraints.minimum { object["minimum"] = .integer(minimum) }
+            if let maximum = constraints.maximum { object["maximum"] = .integer(maximum) }
+            if let values = constraints.values { object["enum"] = .array(values.map { .integer($0) }) }
+            return .object(object)
+        case .number(let constraints), .decimal(let constraints):
+            var object: [String: JSONValue] = ["type": "number"]
+            if case .decimal = self { object["format"] = "decimal" }
+            if let minimum = constraints.minimum { object["minimum"] = .number(Self.number(minimum)) }
+            if let maximum = constraints.maximum { object["maximum"] = .number(Self.number(maximum)) }
+            if let minimum = constraints.exclusiveMinimum { object["exclusiveMinimum"] = .number(Self.number(minimum)) }
+            return .object(object)
+        case .string(let constraints):
+            var object: [String: JSONValue] = ["type": "string"]
+            if let format = constraints.format { object["format"] = .string(format.description) }
+            if let values = constraints.values { object["enum"] = .array(values.map { .string($0) }) }
+            if let minimum = constraints.minLength { object["minLength"] = .integer(minimum) }
+            if let maximum = constraints.maxLength { object["maxLength"] = .integer(maximum) }
+            return .object(object)
+        case .array(let array):
+            var object: [String: JSONValue] = ["type": "array", "items": array.items.canonicalJSON]
+            if let minimum = array.minItems { object["minItems"] = .integer(minimum) }
+            if let maximum = array.maxItems { object["maxItems"] = .integer(maximum) }
+            return .object(object)
+        case .object(let schema):
+            return [
+                "type": "object",
+                "properties": .object(
+                    Dictionary(uniqueKeysWithValues: schema.properties.map { ($0.name, $0.schema.canonicalJSON) })),
+                "required": .array(schema.properties.filter(\.required).map { .string($0.name) }),
+                "additionalProperties": .bool(schema.additionalProperties == .allowed),
+            ]
+        case .map(let map):
+            return ["type": "object", "propertyNames": map.keys.canonicalJSON, "additionalProperties": map.values.canonicalJSON]
+        case .pairs(let key, let value):
+            return ["type": "array", "x-pairs": ["key": key.canonicalJSON, "value": value.canonicalJSON]]
+        case .oneOf(let alternatives):
+            return ["oneOf": .array(alternatives.map(\.canonicalJSON))]
+        case .nullable(let wrapped):
+            return ["anyOf": [wrapped.canonicalJSON, ["type": "null"]]]
+        case .ref(let name):
+            return ["$ref": .string("#/definitions/\(name)")]
+        }
+    }
+
+    private static func number(_ value: Double) -> JSONNumber {
+        value.rounded() == value && abs(value) < 1e15 ? JSONNumber(Int(value)) : JSONNumber(value)
+    }
+}

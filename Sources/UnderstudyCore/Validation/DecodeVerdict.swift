@@ -1,0 +1,124 @@
+import Foundation
+
+/// Turns what the app's `JSONDecoder` throws into a finding located with a JSON Pointer.
+///
+/// This is the second verdict on a response: valid JSON that the app still cannot decode (fractional
+/// seconds under `.iso8601`, an unknown enum case, `null` in a non-optional property) is reported here
+/// even when schema validation has nothing to say.
+public enum DecodeVerdict {
+    /// The finding for an error thrown while decoding `body`, or `nil` for a non-decoding error.
+    /// - Parameters:
+    ///   - error: what `JSONDecoder.decode` threw.
+    ///   - body: the parsed body, to describe what was found at the failing location.
+    ///   - model: the name of the model being decoded.
+    public static func diagnostic(for error: any Error, body: JSONValue?, model: String) -> Diagnostic? {
+        guard let error = error as? DecodingError else { return nil }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let pointer = pointer(context.codingPath)
+            let found = body.flatMap { value(at: pointer, in: $0) }.map(Render.found) ?? "another type"
+            let expected = Self.name(type)
+            return Diagnostic(
+                .error, rule: .decodeTypeMismatch, at: pointer,
+                message: "the app cannot decode \(model): expected \(expected), found \(found)",
+                expected: expected, found: found, context: ["decoder": context.debugDescription])
+        case .valueNotFound(let type, let context):
+            let pointer = pointer(context.codingPath)
+            let expected = Self.name(type)
+            return Diagnostic(
+                .error, rule: .decodeValueNotFound, at: pointer,
+                message: "the app cannot decode \(model): expected \(expected), found null",
+                expected: expected, found: "null", context: ["decoder": context.debugDescription])
+        case .keyNotFound(let key, let context):
+            let pointer = pointer(context.codingPath + [key])
+            return Diagnostic(
+                .error, rule: .decodeKeyNotFound, at: pointer,
+                message: "the app cannot decode \(model): required key \"\(key.stringValue)\" is missing",
+                expected: "key \"\(key.stringValue)\"", found: "absent", context: ["decoder": context.debugDescription])
+        case .dataCorrupted(let context):
+            let pointer = pointer(context.codingPath)
+            let found = body.flatMap { value(at: pointer, in: $0) }.map(Render.found)
+            return Diagnostic(
+                .error, rule: .decodeDataCorrupted, at: pointer,
+                message: "the app cannot decode \(model): \(context.debugDescription)"
+                    + (found.map { " (found \($0))" } ?? ""),
+                expected: nil, found: found, context: ["decoder": context.debugDescription])
+        @unknown default:
+            return Diagnostic(.error, rule: .decodeDataCorrupted, message: "the app cannot decode \(model): \(error)")
+        }
+    }
+
+    /// The JSON Pointer of a coding path (array positions become indices).
+    public static func pointer(_ codingPath: [any CodingKey]) -> JSONPointer {
+        JSONPointer(tokens: codingPath.map { key in key.intValue.map(String.init) ?? key.stringValue })
+    }
+
+    /// The value a pointer designates, if any.
+    public static func value(at pointer: JSONPointer, in root: JSONValue) -> JSONValue? {
+        var current = root
+        for token in pointer.tokens {
+            switch current {
+            case .object(let members):
+                guard let next = members[token] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    private static func name(_ type: Any.Type) -> String {
+        switch type {
+        case is [Any].Type: "array"
+        case is [String: Any].Type: "object"
+        default: SchemaInference.name(of: type)
+        }
+    }
+}
+
+/// Both verdicts on a body: schema validation and the app's decode.
+public enum BodyCheck {
+    /// Every finding for `bytes` as a body of `model` in `spec`: invalid JSON, schema violations,
+    /// and the app's decode failure.
+    public static func findings(
+        _ bytes: [UInt8], model: ModelReference, spec: APISpec, parser: JSONParser = JSONParser()
+    ) -> [Diagnostic] {
+        let body: JSONValue
+        do {
+            body = try parser.parse(bytes)
+        } catch {
+            return [
+                Diagnostic(
+                    .error, rule: .invalidJSON, at: .root, message: "the body is not JSON: \(error)",
+                    expected: "JSON", found: Render.preview(bytes))
+            ]
+        }
+        return findings(body, bytes: bytes, model: model, spec: spec)
+    }
+
+    /// The findings for an already parsed body (`bytes` are what the app decodes).
+    public static func findings(_ body: JSONValue, bytes: [UInt8], model: ModelReference, spec: APISpec) -> [Diagnostic] {
+        var findings = Validator(definitions: spec.definitions).validate(body, against: model.schema)
+        if let error = model.decodeError(Data(bytes), settings: spec.decoder),
+            let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
+        {
+            findings.append(finding)
+        }
+        return findings
+    }
+}
+
+extension Render {
+    /// The first bytes of a body, printable, for "found" in a message.
+    package static func preview(_ bytes: [UInt8]) -> String {
+        if bytes.isEmpty { return "an empty body" }
+        let prefix = String(decoding: bytes.prefix(40), as: UTF8.self)
+            .map { $0.isASCII && ($0.isLetter || $0.isNumber || $0.isPunctuation || $0.isSymbol || $0 == " ") ? String($0) : "." }
+            .joined()
+        return quoted(prefix + (bytes.count > 40 ? "..." : ""))
+    }
+}

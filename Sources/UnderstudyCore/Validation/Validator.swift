@@ -1,0 +1,300 @@
+/// Validates a ``JSONValue`` against a ``Schema`` and returns every violation, not just the first.
+///
+/// Each violation is a ``Diagnostic`` with a JSON Pointer, what was expected, what was found, and a
+/// stable rule id. Members the schema does not declare are notes (`JSONDecoder` ignores them), unless
+/// the object forbids them.
+///
+/// ```swift
+/// let validator = Validator(definitions: spec.definitions)
+/// for finding in validator.validate(body, against: endpoint.response!.schema) {
+///     print(finding.summary)   // "/0/creator/_id: expected string, found integer 12"
+/// }
+/// ```
+public struct Validator: Sendable {
+    public let definitions: SchemaDefinitions
+
+    public init(definitions: SchemaDefinitions = [:]) {
+        self.definitions = definitions
+    }
+
+    /// All violations of `schema` by `value`, in document order.
+    public func validate(_ value: JSONValue, against schema: Schema) -> [Diagnostic] {
+        var walk = Walk(definitions: definitions)
+        walk.check(value, schema)
+        return walk.findings
+    }
+
+    /// Whether `value` satisfies `schema` (notes do not count).
+    public func isValid(_ value: JSONValue, against schema: Schema) -> Bool {
+        var walk = Walk(definitions: definitions, stopAtFirstError: true)
+        walk.check(value, schema)
+        return !walk.findings.contains { $0.severity == .error }
+    }
+}
+
+private struct Walk {
+    let definitions: SchemaDefinitions
+    var stopAtFirstError = false
+    var findings: [Diagnostic] = []
+    var path: [PathToken] = []
+
+    enum PathToken {
+        case key(String)
+        case index(Int)
+    }
+
+    init(definitions: SchemaDefinitions, stopAtFirstError: Bool = false) {
+        self.definitions = definitions
+        self.stopAtFirstError = stopAtFirstError
+    }
+
+    var pointer: JSONPointer {
+        JSONPointer(
+            tokens: path.map {
+                switch $0 {
+                case .key(let key): key
+                case .index(let index): String(index)
+                }
+            })
+    }
+
+    mutating func report(
+        _ rule: RuleID, _ message: String, expected: String?, found: String?, severity: Diagnostic.Severity = .error
+    ) {
+        findings.append(Diagnostic(severity, rule: rule, at: pointer, message: message, expected: expected, found: found))
+    }
+
+    var shouldStop: Bool { stopAtFirstError && findings.contains { $0.severity == .error } }
+
+    mutating func check(_ value: JSONValue, _ schema: Schema) {
+        if shouldStop { return }
+        switch schema {
+        case .any:
+            return
+        case .nullable(let wrapped):
+            if case .null = value { return }
+            check(value, wrapped)
+        case .ref(let name):
+            guard let definition = definitions[name] else {
+                report(.unresolvedReference, "the schema refers to \(name), which is not defined", expected: name, found: nil)
+                return
+            }
+            check(value, definition)
+        case .boolean:
+            guard case .bool = value else { return mismatch(value, schema) }
+        case .integer(let constraints):
+            guard case .number(let number) = value, number.isIntegral else { return mismatch(value, schema) }
+            checkInteger(number, constraints)
+        case .number(let constraints), .decimal(let constraints):
+            guard case .number(let number) = value else { return mismatch(value, schema) }
+            checkNumber(number, constraints)
+        case .string(let constraints):
+            guard case .string(let string) = value else { return mismatch(value, schema) }
+            checkString(string, constraints)
+        case .array(let array):
+            guard case .array(let elements) = value else { return mismatch(value, schema) }
+            checkCount(elements.count, array)
+            for (index, element) in elements.enumerated() {
+                path.append(.index(index))
+                check(element, array.items)
+                path.removeLast()
+            }
+        case .object(let object):
+            guard case .object(let members) = value else { return mismatch(value, schema) }
+            checkObject(members, object)
+        case .map(let map):
+            guard case .object(let members) = value else { return mismatch(value, schema) }
+            for key in members.keys.sorted() {
+                path.append(.key(key))
+                var keyWalk = Walk(definitions: definitions, stopAtFirstError: true)
+                keyWalk.check(.string(key), map.keys)
+                if keyWalk.findings.contains(where: { $0.severity == .error }) {
+                    report(
+                        .invalidKey, "key \(Render.quoted(key)) is not a valid \(Render.expected(map.keys))",
+                        expected: Render.expected(map.keys), found: Render.quoted(key))
+                }
+                check(members[key]!, map.values)
+                path.removeLast()
+            }
+        case .pairs(let keySchema, let valueSchema):
+            guard case .array(let elements) = value else { return mismatch(value, schema) }
+            if elements.count % 2 != 0 {
+                report(
+                    .oddPairs, "expected an even number of elements (key, value, key, value, ...), found \(elements.count)",
+                    expected: "even element count", found: String(elements.count))
+            }
+            for (index, element) in elements.enumerated() {
+                path.append(.index(index))
+                check(element, index % 2 == 0 ? keySchema : valueSchema)
+                path.removeLast()
+            }
+        case .oneOf(let alternatives):
+            for alternative in alternatives {
+                var probe = Walk(definitions: definitions, stopAtFirstError: true)
+                probe.check(value, alternative)
+                if !probe.findings.contains(where: { $0.severity == .error }) { return }
+            }
+            report(
+                .noAlternative, "expected \(Render.expected(schema)), found \(Render.found(value))",
+                expected: Render.expected(schema), found: Render.found(value))
+        }
+    }
+
+    mutating func mismatch(_ value: JSONValue, _ schema: Schema) {
+        let expected = Render.expected(schema)
+        if case .null = value {
+            report(
+                .nullNotAllowed, "expected \(expected), found null; the model's property is not optional",
+                expected: expected, found: "null")
+        } else {
+            report(.typeMismatch, "expected \(expected), found \(Render.found(value))", expected: expected, found: Render.found(value))
+        }
+    }
+
+    mutating func checkInteger(_ number: JSONNumber, _ constraints: IntegerConstraints) {
+        if let values = constraints.values {
+            guard let int = number.intValue, values.contains(int) else {
+                let expected = "one of " + values.map(String.init).joined(separator: ", ")
+                report(.enumUnknown, "expected \(expected), found \(number.literal)", expected: expected, found: number.literal)
+                return
+            }
+        }
+        guard let double = number.doubleValue else { return }
+        if let minimum = constraints.minimum, double < Double(minimum) {
+            report(.belowMinimum, "expected at least \(minimum), found \(number.literal)", expected: ">= \(minimum)", found: number.literal)
+        }
+        if let maximum = constraints.maximum, double > Double(maximum) {
+            report(.aboveMaximum, "expected at most \(maximum), found \(number.literal)", expected: "<= \(maximum)", found: number.literal)
+        }
+    }
+
+    mutating func checkNumber(_ number: JSONNumber, _ constraints: NumberConstraints) {
+        guard let double = number.doubleValue else { return }
+        if let minimum = constraints.minimum, double < minimum {
+            let bound = Render.number(minimum)
+            report(.belowMinimum, "expected at least \(bound), found \(number.literal)", expected: ">= \(bound)", found: number.literal)
+        }
+        if let minimum = constraints.exclusiveMinimum, double <= minimum {
+            let bound = Render.number(minimum)
+            report(.belowMinimum, "expected more than \(bound), found \(number.literal)", expected: "> \(bound)", found: number.literal)
+        }
+        if let maximum = constraints.maximum, double > maximum {
+            let bound = Render.number(maximum)
+            report(.aboveMaximum, "expected at most \(bound), found \(number.literal)", expected: "<= \(bound)", found: number.literal)
+        }
+    }
+
+    mutating func checkString(_ string: String, _ constraints: StringConstraints) {
+        if let values = constraints.values, !values.contains(string) {
+            let expected = "one of " + values.map(Render.quoted).joined(separator: ", ")
+            report(.enumUnknown, "expected \(expected), found \(Render.quoted(string))", expected: expected, found: Render.quoted(string))
+            return
+        }
+        if let format = constraints.format, !format.matches(string) {
+            let expected = "string in \(format) format"
+            report(.formatMismatch, "expected \(expected), found \(Render.quoted(string))", expected: expected, found: Render.quoted(string))
+        }
+        if constraints.minLength != nil || constraints.maxLength != nil {
+            let length = string.count
+            if let minimum = constraints.minLength, length < minimum {
+                report(
+                    .tooShort, "expected at least \(minimum) characters, found \(length)", expected: ">= \(minimum) characters",
+                    found: "\(length) characters")
+            }
+            if let maximum = constraints.maxLength, length > maximum {
+                report(
+                    .tooLong, "expected at most \(maximum) characters, found \(length)", expected: "<= \(maximum) characters",
+                    found: "\(length) characters")
+            }
+        }
+    }
+
+    mutating func checkCount(_ count: Int, _ array: ArraySchema) {
+        if let minimum = array.minItems, count < minimum {
+            report(.tooFewItems, "expected at least \(minimum) elements, found \(count)", expected: ">= \(minimum) elements", found: "\(count) elements")
+        }
+        if let maximum = array.maxItems, count > maximum {
+            report(.tooManyItems, "expected at most \(maximum) elements, found \(count)", expected: "<= \(maximum) elements", found: "\(count) elements")
+        }
+    }
+
+    mutating func checkObject(_ members: [String: JSONValue], _ object: ObjectSchema) {
+        var matched = 0
+        for property in object.properties {
+            path.append(.key(property.name))
+            if let member = members[property.name] {
+                matched += 1
+                check(member, property.schema)
+            } else if property.required {
+                let expected = Render.expected(property.schema)
+                report(.requiredMissing, "required property is missing (expected \(expected))", expected: expected, found: "absent")
+            }
+            path.removeLast()
+            if shouldStop { return }
+        }
+        // Every member matched a declared property: nothing unknown to report.
+        guard matched < members.count else { return }
+        let declared = Set(object.properties.map(\.name))
+        for key in members.keys.sorted() where !declared.contains(key) {
+            path.append(.key(key))
+            switch object.additionalProperties {
+            case .allowed:
+                report(
+                    .unknownProperty, "property is not in the model; JSONDecoder ignores it", expected: nil,
+                    found: Render.found(members[key]!), severity: .note)
+            case .forbidden:
+                report(.forbiddenProperty, "property is not allowed here", expected: nil, found: Render.found(members[key]!))
+            }
+            path.removeLast()
+        }
+    }
+}
+
+/// How schemas and values are written in messages.
+package enum Render {
+    package static func quoted(_ string: String) -> String {
+        let shown = string.count > 60 ? String(string.prefix(57)) + "..." : string
+        return JSONValue.string(shown).serialized()
+    }
+
+    package static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    package static func found(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let bool): "boolean \(bool)"
+        case .number(let number): "\(number.isInteger ? "integer" : "number") \(number.literal)"
+        case .string(let string): "string \(quoted(string))"
+        case .array(let elements): "array of \(elements.count)"
+        case .object(let members): members.isEmpty ? "empty object" : "object"
+        }
+    }
+
+    package static func expected(_ schema: Schema) -> String {
+        switch schema {
+        case .any: "any value"
+        case .boolean: "boolean"
+        case .integer(let constraints):
+            constraints.values.map { "integer (one of \($0.map(String.init).joined(separator: ", ")))" } ?? "integer"
+        case .number: "number"
+        case .decimal: "number (decimal)"
+        case .string(let constraints):
+            if let values = constraints.values {
+                "string (one of \(values.map(quoted).joined(separator: ", ")))"
+            } else if let format = constraints.format {
+                "string in \(format) format"
+            } else {
+                "string"
+            }
+        case .array: "array"
+        case .object: "object"
+        case .map: "object"
+        case .pairs: "array of alternating keys and values"
+        case .oneOf(let alternatives): alternatives.map(expected).joined(separator: " or ")
+        case .nullable(let wrapped): "\(expected(wrapped)) or null"
+        case .ref(let name): name
+        }
+    }
+}

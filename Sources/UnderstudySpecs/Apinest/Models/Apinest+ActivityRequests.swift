@@ -1,0 +1,36 @@
+import UnderstudyCore
+
+extension Apinest {
+    /// The body of `POST /activities`, as the fitness guide declares it.
+    ///
+    /// The app writes `date` with a `yyyy-MM-dd` formatter and `time` with `ISO8601DateFormatter`
+    /// (`.withInternetDateTime`).
+    public struct CreateActivityRequest: Codable, Sendable, Hashable {
+        public let sportType: String
+        public let title: String
+        public let description: String?
+        public let location: String
+        public let latitude: Double?
+        public let longitude: Double?
+        public let date: String
+        public let time: String
+        public let participants: Int
+        public let level: String
+        public let visibility: String
+    }
+
+    /// The optional body of `POST /activities/{id}/complete`, as the fitness guide declares it.
+    public struct CompleteActivityRequest: Codable, Sendable, Hashable {
+        public let durationMinutes: Int?
+        public let distanceKm: Double?
+    }
+}
+
+extension Apinest.CreateActivityRequest: SchemaRefining {
+    public static func refineSchema(_ schema: inout ObjectSchema) {
+        // "date : Format ISO 8601 date seulement (YYYY-MM-DD)", "time : Format ISO 8601 datetime complet".
+        schema.setFormat(.date, of: "date")
+        schema.setFormat(.dateTime, of: "time")
+        Apinest.allow(Apinest.visibilities, for: "visibility", in: &schema)
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+import UnderstudyCLI
+
+@main
+struct Entry {
+    static func main() async {
+        await Understudy.main()
+    }
+}

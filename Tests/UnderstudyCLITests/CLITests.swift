@@ -1,0 +1,170 @@
+import ArgumentParser
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudySpecs
+
+@testable import UnderstudyCLI
+
+/// The CLI at three levels: parsing and validation, the run functions on temporary folders, and the
+/// built binary (stdout, stderr, exit code).
+struct CLITests {
+    // MARK: Parsing
+
+    @Test func rejectsUnknownAPIsAndEndpoints() {
+        #expect(throws: (any Error).self) { try Understudy.parseAsRoot(["list", "--api", "nope"]) }
+        #expect(throws: (any Error).self) {
+            try Understudy.parseAsRoot(["validate", "--api", "all", "--endpoint", "GET /activities", "x.json"])
+        }
+        do {
+            _ = try Understudy.parseAsRoot(["validate", "--api", "fitness", "--endpoint", "GET /nope", "x.json"])
+            Issue.record("an unknown endpoint was accepted")
+        } catch {
+            #expect(Understudy.message(for: error).hasPrefix("no endpoint \"GET /nope\" in fitness; known endpoints:\n  POST /activities"))
+        }
+    }
+
+    // MARK: Run functions
+
+    @Test func listJSONHasEveryEndpoint() throws {
+        let output = List.render(Specs.all, format: .json)
+        let document = try JSONValue(parsing: output)
+        #expect(document["formatVersion"] == 1)
+        #expect(document["count"] == 67)
+        let first = try #require(document["endpoints"]?[0])
+        #expect(first["api"] == "fitness")
+        #expect(first["method"] == "POST")
+        #expect(first["path"] == "/activities")
+        #expect(first["auth"] == "required")
+        #expect(first["request"] == "Apinest.CreateActivityRequest")
+        #expect(first["response"] == "Apinest.Activity")
+        let text = List.render(APISelection.apinest.specs, format: .text)
+        #expect(text.hasSuffix("13 endpoints\n"))
+        #expect(text.contains("fitness       GET     /activities "))
+    }
+
+    @Test func exportWritesStableCanonicalFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-export-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = try Export.write(Specs.all, to: folder)
+        #expect(paths.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+            "fitness.json", "achievements.json", "videgreniers.json", "easyco.json", "intra42.json",
+        ])
+        let first = try Data(contentsOf: folder.appendingPathComponent("fitness.json"))
+        _ = try Export.write(Specs.all, to: folder)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("fitness.json")) == first)
+        let document = try JSONValue(parsing: Array(first))
+        #expect(document["formatVersion"] == 1)
+        #expect(document["api"] == "fitness")
+    }
+
+    /// Generated files are loaded back and judged, so a wrong fixture cannot pass.
+    @Test func generatedFixturesLoadBackValidAndDecodable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-generate-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = try Generate.write(Specs.all, seed: 5, to: folder)
+        #expect(paths.count == 67)
+        for spec in Specs.all {
+            for endpoint in spec.endpoints {
+                let file = folder.appendingPathComponent(spec.id).appendingPathComponent(
+                    EndpointFixture(endpoint: endpoint.id, request: nil, responses: [:]).fileName)
+                let fixture = try EndpointFixture(json: try JSONValue(parsing: Array(try Data(contentsOf: file))))
+                #expect(fixture.endpoint == endpoint.id)
+                for (status, body) in fixture.responses where body != .null {
+                    let findings = Validate.check(body.serializedBytes(), spec: spec, endpoint: endpoint.id, status: status)
+                    #expect(findings.filter { $0.severity == .error }.isEmpty, "\(endpoint.id) \(status)")
+                }
+            }
+        }
+    }
+
+    @Test func validateReportsFindingsWithTheEndpoint() {
+        let findings = Validate.check(Array(#"[{"_id": 1}]"#.utf8), spec: Fitness.spec, endpoint: "GET /activities", status: nil)
+        #expect(findings.allSatisfy { $0.endpoint == "GET /activities" })
+        #expect(findings.first?.summary == "/0/_id: expected string in objectid format, found integer 1")
+        #expect(findings.contains { $0.rule == .decodeTypeMismatch })
+        let error = Validate.check(Array(#"{"message": "nope", "statusCode": 404}"#.utf8), spec: Fitness.spec, endpoint: "GET /activities/{id}", status: 404)
+        #expect(error == [])
+    }
+
+    // MARK: The binary
+
+    @Test func binaryListsSixtySevenEndpoints() throws {
+        let result = try run(["list", "--format", "json"])
+        #expect(result.status == 0)
+        #expect(try JSONValue(parsing: result.stdout)["count"] == 67)
+    }
+
+    @Test func binaryValidateExitCodes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-validate-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url.path
+        }
+        let endpoint = ["validate", "--api", "fitness", "--endpoint", "GET /activities"]
+
+        let good = try file("good.json", Fitness.spec.fixture(for: Fitness.spec.endpoint("GET /activities")!, seed: 1).responses[200]!.serializedBytes())
+        let clean = try run(endpoint + [good])
+        #expect(clean.status == 0)
+        #expect(clean.stdout == "0 errors, 0 warnings, 0 notes\n")
+
+        let html = try run(endpoint + ["--format", "json", try file("html.json", Array("<html>".utf8))])
+        #expect(html.status == 1)
+        #expect(try JSONValue(parsing: html.stdout)["findings"]?[0]?["rule"] == "body.invalid-json")
+
+        let truncated = try run(endpoint + [try file("truncated.json", Array(#"[{"_id": "a"#.utf8))])
+        #expect(truncated.status == 1)
+        #expect(truncated.stdout.contains("the body is not JSON: unexpected end of input at byte 11: the JSON text is truncated"))
+
+        let deep = try run(endpoint + [try file("deep.json", Array((String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)).utf8))])
+        #expect(deep.status == 1)
+        #expect(deep.stdout.contains("nesting deeper than 512 levels at byte 512"))
+
+        let huge = try file("huge.json", [UInt8](repeating: UInt8(ascii: " "), count: 100 << 20))
+        let tooBig = try run(endpoint + [huge])
+        #expect(tooBig.status == 2)
+        #expect(tooBig.stderr.contains("is larger than the 67108864-byte limit; raise --max-bytes to validate it"))
+
+        let missing = try run(endpoint + [folder.appendingPathComponent("missing.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no such readable file"))
+
+        let usage = try run(["validate", "--api", "fitness", "--endpoint", "GET /nope", good])
+        #expect(usage.status == 64)
+    }
+
+    private struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private func run(_ arguments: [String]) throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("understudy")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw CLIError("the understudy binary is not built next to the test bundle (\(binary.path))")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private struct CLIError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

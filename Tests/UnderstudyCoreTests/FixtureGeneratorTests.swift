@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import UnderstudyCore
+
+private struct Person: Codable, Sendable, SchemaRefining {
+    enum Level: String, Codable, CaseIterable, Sendable { case beginner, expert }
+    let id: UUID
+    let email: String
+    let firstName: String
+    let website: URL?
+    let level: Level
+    let age: Int
+    let balance: Decimal
+    let createdAt: Date
+    let tags: [String]
+    let counts: [Level: Int]
+    let objectId: String
+    let title: String
+
+    static func refineSchema(_ schema: inout ObjectSchema) {
+        schema.setFormat(.email, of: "email")
+        schema.refine("age") { $0 = .integer(minimum: 18, maximum: 30) }
+        schema.setFormat(.objectId, of: "objectId")
+        schema.refine("title") { $0 = .string(minLength: 40, maxLength: 50) }
+    }
+}
+
+struct FixtureGeneratorTests {
+    func generate(seed: UInt64, settings: DecoderSettings) throws -> (JSONValue, SchemaDefinitions) {
+        var inference = SchemaInference(settings: settings)
+        let schema = try inference.schema(for: [Person].self)
+        var generator = FixtureGenerator(seed: seed, definitions: inference.definitions, settings: settings)
+        return (generator.value(for: schema), inference.definitions)
+    }
+
+    @Test(arguments: [DecoderSettings(dates: .iso8601), .plain, DecoderSettings(dates: .millisecondsSince1970)])
+    func generatedValuesValidateAndDecode(settings: DecoderSettings) throws {
+        for seed in UInt64(1)...25 {
+            let (value, definitions) = try generate(seed: seed, settings: settings)
+            var inference = SchemaInference(settings: settings)
+            let schema = try inference.schema(for: [Person].self)
+            #expect(Validator(definitions: definitions).validate(value, against: schema) == [])
+            let people = try settings.makeDecoder().decode([Person].self, from: Data(value.serialized().utf8))
+            for person in people {
+                #expect((18...30).contains(person.age))
+                #expect((40...50).contains(person.title.count))
+                #expect(abs(person.createdAt.timeIntervalSince(FixtureGenerator.referenceInstant)) <= 61 * 86_400)
+            }
+        }
+    }
+
+    @Test func sameSeedSameBytesOtherSeedOtherBytes() throws {
+        let first = try generate(seed: 7, settings: .plain).0.serialized()
+        #expect(first == (try generate(seed: 7, settings: .plain).0.serialized()))
+        #expect(first != (try generate(seed: 8, settings: .plain).0.serialized()))
+    }
+
+    @Test func pinnedOutputForOneSeed() throws {
+        let schema: Schema = .object([
+            Property("email", .string(format: .email)), Property("id", .string(format: .uuid)),
+            Property("level", .string(values: ["a", "b", "c"])), Property("at", .string(format: .dateTimeWithFraction)),
+        ])
+        var generator = FixtureGenerator(seed: 42)
+        let value = generator.value(for: schema)
+        #expect(
+            value.serialized()
+                == #"{"at":"2025-12-08T20:00:00.000Z","email":"emma.dubois@example.com","id":"5294f206-5da4-45ae-bfbe-e6b7dcf2751d","level":"a"}"#
+        )
+        #expect(StringFormat.dateTimeWithFraction.matches(value["at"]?.stringValue ?? ""))
+    }
+}

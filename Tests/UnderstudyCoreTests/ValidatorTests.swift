@@ -1,0 +1,122 @@
+import Testing
+import UnderstudyCore
+
+struct ValidatorTests {
+    let definitions: SchemaDefinitions = [
+        "Creator": .object([Property("_id", .string(format: .objectId)), Property("name", .string())]),
+        "Activity": .object([
+            Property("_id", .string()),
+            Property("title", .string(minLength: 3, maxLength: 10)),
+            Property("participants", .integer(minimum: 1, maximum: 50)),
+            Property("distance", .nullable(.number(minimum: 0)), required: false),
+            Property("level", .string(values: ["Beginner", "Intermediate"])),
+            Property("status", .integer(values: [0, 1, 2])),
+            Property("startDate", .string(format: .dateTimeWithoutFraction)),
+            Property("creator", .ref("Creator")),
+            Property("tags", .array(.string(), maxItems: 2)),
+            Property("isCompleted", .boolean),
+        ]),
+    ]
+
+    func findings(_ json: String, _ schema: Schema = .ref("Activity")) throws -> [String] {
+        Validator(definitions: definitions).validate(try JSONValue(parsing: json), against: schema).map {
+            "\($0.severity) \($0.rule) \($0.summary)"
+        }
+    }
+
+    @Test func aConformingBodyHasNoFindings() throws {
+        let body = #"""
+            {"_id": "a1", "title": "Run", "participants": 10, "level": "Beginner", "status": 1,
+             "startDate": "2025-11-15T14:30:00Z", "creator": {"_id": "65a1b2c3d4e5f6a7b8c9d0e1", "name": "Jo"},
+             "tags": [], "isCompleted": false}
+            """#
+        #expect(try findings(body) == [])
+    }
+
+    @Test func reportsEveryViolationWithPointerAndRule() throws {
+        let body = #"""
+            {"_id": 12, "title": "Go", "participants": 0, "distance": -1.5, "level": "Expert", "status": 4,
+             "startDate": "2025-11-15T14:30:00.000Z", "creator": {"_id": "65a1b2c3d4e5f6g7h8i9j0k1", "name": null},
+             "tags": ["a", "b", 3], "surprise": {"x": 1}}
+            """#
+        #expect(
+            try findings(body) == [
+                "error schema.type-mismatch /_id: expected string, found integer 12",
+                "error schema.min-length /title: expected at least 3 characters, found 2",
+                "error schema.minimum /participants: expected at least 1, found 0",
+                "error schema.minimum /distance: expected at least 0, found -1.5",
+                #"error schema.enum-unknown /level: expected one of "Beginner", "Intermediate", found "Expert""#,
+                "error schema.enum-unknown /status: expected one of 0, 1, 2, found 4",
+                #"error schema.format-mismatch /startDate: expected string in date-time-no-fraction format, found "2025-11-15T14:30:00.000Z""#,
+                #"error schema.format-mismatch /creator/_id: expected string in objectid format, found "65a1b2c3d4e5f6g7h8i9j0k1""#,
+                "error schema.null-not-allowed /creator/name: expected string, found null; the model's property is not optional",
+                "error schema.max-items /tags: expected at most 2 elements, found 3",
+                "error schema.type-mismatch /tags/2: expected string, found integer 3",
+                "error schema.required-missing /isCompleted: required property is missing (expected boolean)",
+                "note schema.unknown-property /surprise: property is not in the model; JSONDecoder ignores it",
+            ])
+    }
+
+    @Test func nullAndAbsentAreDifferent() throws {
+        let schema: Schema = .object([
+            Property("optional", .nullable(.string()), required: false),
+            Property("requiredNullable", .nullable(.string())),
+            Property("required", .string()),
+        ])
+        #expect(try findings(#"{"optional": null, "requiredNullable": null, "required": "x"}"#, schema) == [])
+        #expect(
+            try findings(#"{"required": null}"#, schema) == [
+                "error schema.required-missing /requiredNullable: required property is missing (expected string or null)",
+                "error schema.null-not-allowed /required: expected string, found null; the model's property is not optional",
+            ])
+    }
+
+    @Test func integersMayBeWrittenWithAZeroFraction() throws {
+        #expect(try findings("2.0", .integer()) == [])
+        #expect(try findings("2.5", .integer()) == ["error schema.type-mismatch /: expected integer, found number 2.5"])
+        #expect(try findings("\"2\"", .integer()) == [#"error schema.type-mismatch /: expected integer, found string "2""#])
+    }
+
+    @Test func mapsPairsAndAlternatives() throws {
+        let map: Schema = .map(MapSchema(keys: .string(format: .uuid), values: .boolean))
+        #expect(
+            try findings(#"{"123e4567-e89b-12d3-a456-426614174000": true, "nope": "yes"}"#, map) == [
+                #"error schema.invalid-key /nope: key "nope" is not a valid string in uuid format"#,
+                #"error schema.type-mismatch /nope: expected boolean, found string "yes""#,
+            ])
+        let pairs: Schema = .pairs(key: .integer(values: [0, 1]), value: .integer())
+        #expect(
+            try findings("[0, 4, 5]", pairs) == [
+                "error schema.pairs-odd-count /: expected an even number of elements (key, value, key, value, ...), found 3",
+                "error schema.enum-unknown /2: expected one of 0, 1, found 5",
+            ])
+        let either: Schema = .oneOf([.boolean, .string()])
+        #expect(try findings("true", either) == [])
+        #expect(try findings("1", either) == ["error schema.one-of /: expected boolean or string, found integer 1"])
+    }
+
+    @Test func forbiddenAdditionalPropertiesAreErrors() throws {
+        let schema: Schema = .object([Property("a", .string())], additionalProperties: .forbidden)
+        #expect(try findings(#"{"a": "x", "b": 1}"#, schema) == ["error schema.additional-property /b: property is not allowed here"])
+    }
+
+    @Test func unresolvedReferencesAreReportedNotCrashed() throws {
+        #expect(try findings("{}", .ref("Missing")) == ["error schema.unresolved-reference /: the schema refers to Missing, which is not defined"])
+    }
+
+    @Test(arguments: [
+        (StringFormat.dateTime, "2025-11-15T14:30:00Z", true), (.dateTime, "2025-11-15T14:30:00.123+02:00", true),
+        (.dateTime, "2025-11-15 14:30:00", false), (.dateTime, "2025-02-30T14:30:00Z", false),
+        (.dateTimeWithoutFraction, "2025-11-15T14:30:00.000Z", false), (.dateTimeWithFraction, "2025-11-15T14:30:00Z", false),
+        (.dateTimeWithFraction, "2025-11-15T14:30:00.000Z", true), (.date, "2024-02-29", true), (.date, "2023-02-29", false),
+        (.time, "07:30:00", true), (.time, "12:00:00.123456", true), (.time, "24:00:00", false),
+        (.uuid, "123E4567-E89B-12D3-A456-426614174000", true), (.uuid, "uuid", false),
+        (.objectId, "65a1b2c3d4e5f6a7b8c9d0e1", true), (.objectId, "65a1b2c3d4e5f6g7h8i9j0k1", false),
+        (.email, "john@example.com", true), (.email, "john@", false), (.uri, "https://example.com/a", true),
+        (.uri, "/relative", false), (.integer, "42", true), (.integer, "4.2", false),
+        (.datePattern("yyyy-MM-dd HH:mm"), "2025-11-15 14:30", true),
+    ])
+    func formats(format: StringFormat, text: String, matches: Bool) {
+        #expect(format.matches(text) == matches)
+    }
+}
