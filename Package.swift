@@ -12,18 +12,45 @@ let package = Package(
     products: [
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudySpecs", targets: ["UnderstudySpecs"]),
+        .library(name: "UnderstudyMock", targets: ["UnderstudyMock"]),
+        .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
         .executable(name: "understudy", targets: ["understudy"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "UnderstudyCore", swiftSettings: swiftSettings),
         .target(name: "UnderstudySpecs", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
         .target(
-            name: "UnderstudyCLI",
+            name: "UnderstudyMock",
             dependencies: [
                 "UnderstudyCore", "UnderstudySpecs",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "UnderstudyTesting",
+            dependencies: ["UnderstudyCore", "UnderstudySpecs", "UnderstudyMock"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "UnderstudyCLI",
+            dependencies: [
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -39,10 +66,30 @@ let package = Package(
             path: "Benchmarks/understudy-benchmarks",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "minimal-server",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/minimal-server",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnderstudySpecsTests",
             dependencies: ["UnderstudyCore", "UnderstudySpecs"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyMockTests",
+            dependencies: [
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,5 +3,5 @@
 # Usage: scripts/bench-validator.sh [--iterations N] [--megabytes N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product understudy-benchmarks >&2
-"$(swift build -c release --show-bin-path)/understudy-benchmarks" "$@"
+swift build -c release --scratch-path .build-release --product understudy-benchmarks >&2
+"$(swift build -c release --scratch-path .build-release --show-bin-path)/understudy-benchmarks" "$@"

@@ -87,6 +87,23 @@ struct CLITests {
         #expect(error == [])
     }
 
+    @Test func diffAgainstTheCommittedBaselineAndAModifiedCopy() throws {
+        let specs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("specs").path
+        #expect(try Diff.changes(old: nil, new: nil, baseline: specs, api: .all) == [])
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-diff-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Export.write([Fitness.spec], to: folder)
+        let file = folder.appendingPathComponent("fitness.json")
+        var document = try JSONValue(parsing: Array(try Data(contentsOf: file))).objectValue!
+        document["endpoints"] = .array(document["endpoints"]!.arrayValue!.filter { $0["id"] != "POST /activities/{id}/leave" })
+        try Data(JSONValue.object(document).serialized(.pretty).utf8).write(to: file)
+        let changes = try Diff.changes(old: specs, new: folder.path, baseline: nil, api: .fitness)
+        #expect(changes.map(\.line) == ["breaking diff.endpoint-removed fitness POST /activities/{id}/leave: the endpoint was removed"])
+        #expect(throws: (any Error).self) { try Diff.load(folder.appendingPathComponent("missing").path) }
+    }
+
     // MARK: The binary
 
     @Test func binaryListsSixtySevenEndpoints() throws {
@@ -134,6 +151,35 @@ struct CLITests {
 
         let usage = try run(["validate", "--api", "fitness", "--endpoint", "GET /nope", good])
         #expect(usage.status == 64)
+    }
+
+    @Test func binaryDiffExitCodesAndFormats() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-diffbin-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = folder.appendingPathComponent("old")
+        let new = folder.appendingPathComponent("new")
+        _ = try Export.write([Fitness.spec], to: old)
+        _ = try Export.write([Fitness.spec], to: new)
+        let same = try run(["diff", old.path, new.path])
+        #expect(same.status == 0)
+        #expect(same.stdout == "0 breaking, 0 warning, 0 compatible\n")
+
+        let file = new.appendingPathComponent("fitness.json")
+        var document = try JSONValue(parsing: Array(try Data(contentsOf: file))).objectValue!
+        document["endpoints"] = .array(document["endpoints"]!.arrayValue!.map { endpoint in
+            var endpoint = endpoint.objectValue!
+            if endpoint["id"] == "GET /activities" { endpoint["success"] = 201 }
+            return .object(endpoint)
+        })
+        try Data(JSONValue.object(document).serialized(.pretty).utf8).write(to: file)
+        let breaking = try run(["diff", old.path, new.path, "--format", "github"])
+        #expect(breaking.status == 1)
+        #expect(breaking.stdout.hasPrefix("::error title=diff.success-status-changed::fitness GET /activities status: the success status changed from 200 to 201\n"))
+        #expect(try run(["diff", old.path, new.path, "--fail-on", "never"]).status == 0)
+        let json = try run(["diff", old.path, new.path, "--format", "json"])
+        #expect(try JSONValue(parsing: json.stdout)["summary"]?["breaking"] == 1)
+        #expect(try run(["diff", old.path]).status == 64)
+        #expect(try run(["diff", old.path, folder.appendingPathComponent("none").path]).status == 2)
     }
 
     private struct Run {

@@ -58,6 +58,10 @@ public struct EndpointFixture: Sendable, Hashable {
 public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
 
+    public init(description: String) {
+        self.description = description
+    }
+
     static func missing(_ member: String) -> FixtureError {
         FixtureError(description: "fixture has no \"\(member)\" member")
     }

@@ -95,7 +95,8 @@ public struct PathTemplate: Sendable, Hashable, ExpressibleByStringLiteral, Cust
         case parameter(String)
     }
 
-    private static func percentEncode(_ value: String) -> String {
+    /// Percent-encodes all but the unreserved characters of RFC 3986.
+    package static func percentEncode(_ value: String) -> String {
         var result = ""
         for byte in value.utf8 {
             switch byte {

@@ -68,7 +68,7 @@ public enum Achievements {
         .post, "/achievements/notifications/{id}/read",
         parameters: [.path("id", .string(format: .objectId), summary: "The notification's `_id`.")],
         auth: .required,
-        errors: [.unauthorized, .notFound],
+        errors: [.badRequest, .unauthorized, .notFound],
         summary: "Mark one of the user's notifications as read")
 
     public static let markAllNotificationsRead = Endpoint<NoBody, Apinest.EmptyResponse>(

@@ -49,7 +49,7 @@ public enum Fitness {
 
     public static let activity = Endpoint<NoBody, Apinest.Activity>(
         .get, "/activities/{id}", parameters: [activityID], auth: .optional,
-        errors: [.notFound],
+        errors: [.badRequest, .unauthorized, .notFound],
         summary: "Fetch one activity by its id")
 
     public static let completeActivity = Endpoint<Apinest.CompleteActivityRequest, Apinest.ActivityCompleteResponse>(
@@ -63,11 +63,11 @@ public enum Fitness {
 
     public static let joinActivity = Endpoint<NoBody, Apinest.ActivityJoinResponse>(
         .post, "/activities/{id}/join", parameters: [activityID], auth: .required,
-        errors: [.unauthorized, .notFound],
+        errors: [.badRequest, .unauthorized, .notFound],
         summary: "Join an activity and return it with a message")
 
     public static let leaveActivity = Endpoint<NoBody, Apinest.ActivityLeaveResponse>(
         .post, "/activities/{id}/leave", parameters: [activityID], auth: .required,
-        errors: [.unauthorized, .notFound],
+        errors: [.badRequest, .unauthorized, .notFound],
         summary: "Leave an activity the user has joined")
 }

@@ -63,7 +63,7 @@ public enum Intra42 {
     // MARK: - Users
 
     public static let me = Endpoint<NoBody, User>(
-        .get, "/v2/me", auth: .required, errors: common,
+        .get, "/v2/me", auth: .required, errors: common + [.forbidden],
         summary: "Return the user the token belongs to: current login and primary campus")
 
     public static let user = Endpoint<NoBody, User>(
@@ -108,7 +108,7 @@ public enum Intra42 {
     // MARK: - Campus
 
     public static let campus = Endpoint<NoBody, Campus>(
-        .get, "/v2/campus/{id}", parameters: [campusId], auth: .required, errors: common + [.notFound],
+        .get, "/v2/campus/{id}", parameters: [campusId], auth: .required, errors: [.badRequest] + common + [.notFound],
         summary: "Return a campus: address, website and number of users")
 
     public static let campusLocations = Endpoint<NoBody, [Location]>(
@@ -144,7 +144,7 @@ public enum Intra42 {
 
     public static let mySlots = Endpoint<NoBody, [Slot]>(
         .get, "/v2/me/slots", parameters: [beginAtRange] + paging,
-        auth: .required, errors: [.badRequest] + common, pagination: .linkHeader,
+        auth: .required, errors: [.badRequest] + common + [.forbidden], pagination: .linkHeader,
         summary: "List the current user's evaluation slots (one day at a time)",
         // From ENDPOINTS.md: the document only says "(journée)".
         examples: Examples(queries: ["range[begin_at]=…"]))
@@ -156,6 +156,6 @@ public enum Intra42 {
 
     public static let deleteSlot = Endpoint<NoBody, NoContent>(
         .delete, "/v2/slots/{id}", parameters: [.path("id", .integer(minimum: 1), summary: "A slot id")],
-        auth: .required, success: .noContent, errors: common + [.forbidden, .notFound],
+        auth: .required, success: .noContent, errors: [.badRequest] + common + [.forbidden, .notFound],
         summary: "Delete one of the current user's evaluation slots")
 }

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import UnderstudyMock
+
+/// `understudy mock`: serves the mock APIs until interrupted.
+struct Mock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve stateful, fixture-based mock servers of the APIs (all five by default, each on its own port).",
+        discussion: """
+            Prints a table of base URLs, then ready credentials for seeded users. Admin routes on every server: \
+            POST /__understudy/reset (seed state), POST /__understudy/token {"user": ID} (a token), \
+            GET|PUT|DELETE /__understudy/faults {"rules": [...]}. Stops cleanly on SIGINT or SIGTERM.
+            """)
+
+    @Option(help: "The API to serve (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
+    var api: String = "all"
+
+    @Option(help: "The address to bind.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The port of the first server; the next servers take the following ports. 0 picks free ports.")
+    var port: Int = 4010
+
+    @Option(help: "Persist state to this file (one file per API: NAME-<api>.json), atomically on every write.")
+    var state: String?
+
+    @Option(help: "The seed of the generated fixtures and of fault decisions.")
+    var seed: UInt64 = 1
+
+    @Option(help: "A folder of fixtures (as `understudy generate` writes them) to start from.")
+    var fixtures: String?
+
+    @Option(help: "The HS256 secret of issued and accepted JWTs (at least 32 bytes).")
+    var jwtSecret: String = MockConfiguration.defaultJWTSecret
+
+    @Option(help: "Inject a fault, e.g. 'GET /activities: latency=200ms' or '*: error-rate=0.1, status=503'. Repeatable.")
+    var fault: [String] = []
+
+    @Option(help: "Limit requests per client, e.g. 2/s or 1200/h (429 with Retry-After).")
+    var rateLimit: String?
+
+    @Option(help: "Refuse request bodies larger than this many bytes (413).")
+    var maxBodyBytes: Int = 1 << 20
+
+    func validate() throws {
+        guard MockLauncher.labels(for: api) != nil else {
+            throw ValidationError("unknown API \"\(api)\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard jwtSecret.utf8.count >= 32 else { throw ValidationError("--jwt-secret must be at least 32 bytes long") }
+        if let rateLimit, RateLimit(parsing: rateLimit) == nil {
+            throw ValidationError("--rate-limit must look like 2/s, 100/min or 1200/h")
+        }
+        for rule in fault {
+            do { _ = try FaultRule(parsing: rule) } catch { throw ValidationError(error.description) }
+        }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+    }
+
+    func run() async throws {
+        let configuration = MockConfiguration(
+            seed: seed, stateFile: state.map { URL(fileURLWithPath: $0) },
+            fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,
+            maximumBodyBytes: maxBodyBytes, faults: try fault.map { try FaultRule(parsing: $0) },
+            rateLimit: rateLimit.flatMap(RateLimit.init(parsing:)))
+        let signals = SignalWaiter()
+        let running: [MockLauncher.Running]
+        do {
+            running = try await MockLauncher(host: host, port: port, configuration: configuration).start(api)
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot start the mock: \(error)\n".utf8))
+            throw ExitStatus.toolFailure
+        }
+        // Written unbuffered: scripts wait for "Ready" in a redirected log.
+        var output = Self.table(running)
+        var noted: Set<String> = []
+        for entry in running where noted.insert(entry.behaviour.name).inserted {
+            output += "\n[\(entry.behaviour.name)]\n"
+            for line in await entry.behaviour.startupNotes() { output += "  \(line)\n" }
+        }
+        output += "\nReady. Press Ctrl-C to stop.\n"
+        FileHandle.standardOutput.write(Data(output.utf8))
+        let signal = await signals.next()
+        for entry in running { await entry.server.stop() }
+        FileHandle.standardError.write(Data("stopped on \(signal)\n".utf8))
+    }
+
+    static func table(_ running: [MockLauncher.Running]) -> String {
+        let width = max(3, running.map(\.label.count).max() ?? 0)
+        var output = "API".padding(toLength: width, withPad: " ", startingAt: 0) + "  BASE URL\n"
+        for entry in running {
+            output += entry.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(entry.server.baseURL.absoluteString)\n"
+        }
+        return output
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+private final class SignalWaiter {
+    private let stream: AsyncStream<String>
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        self.stream = stream
+        sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            return source
+        }
+    }
+
+    func next() async -> String {
+        for await name in stream { return name }
+        return "end"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Renders spec changes as text lines, JSON, GitHub Actions annotations or a Markdown table for a PR comment.
+public enum SpecChangeRenderer {
+    /// The output formats of `understudy diff`.
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json, github, markdown
+    }
+
+    /// Bumped whenever the JSON shape changes.
+    public static let formatVersion = 1
+
+    public static func render(_ changes: [SpecChange], as format: Format) -> String {
+        let counts = Dictionary(grouping: changes, by: \.impact).mapValues(\.count)
+        let summary = SpecChange.Impact.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+        switch format {
+        case .text:
+            return changes.map { $0.line + "\n" }.joined() + summary + "\n"
+        case .json:
+            let document: JSONValue = [
+                "formatVersion": .integer(formatVersion),
+                "summary": .object(Dictionary(uniqueKeysWithValues: SpecChange.Impact.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })),
+                "changes": .array(changes.map { change in
+                    var object: [String: JSONValue] = [
+                        "impact": .string(change.impact.rawValue), "rule": .string(change.rule.rawValue),
+                        "api": .string(change.api), "message": .string(change.message),
+                    ]
+                    if let endpoint = change.endpoint { object["endpoint"] = .string(endpoint) }
+                    if let location = change.location { object["location"] = .string(location) }
+                    return .object(object)
+                }),
+            ]
+            return document.serialized(.pretty)
+        case .github:
+            return changes.map { change in
+                let level = change.impact == .breaking ? "error" : change.impact == .warning ? "warning" : "notice"
+                let place = [change.api, change.endpoint, change.location].compactMap { $0 }.joined(separator: " ")
+                return "::\(level) title=\(escape(change.rule.rawValue))::\(escape(place + ": " + change.message))\n"
+            }.joined() + summary + "\n"
+        case .markdown:
+            var output = "### Spec changes: \(summary)\n\n"
+            guard !changes.isEmpty else { return output + "No changes.\n" }
+            output += "| impact | rule | API | endpoint | location | change |\n|---|---|---|---|---|---|\n"
+            for change in changes {
+                let cells = [
+                    change.impact == .breaking ? "**breaking**" : change.impact.rawValue, "`\(change.rule)`", change.api,
+                    change.endpoint.map { "`\($0)`" } ?? "", change.location.map { "`\($0)`" } ?? "", change.message,
+                ]
+                output += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+            }
+            return output
+        }
+    }
+
+    /// GitHub workflow commands need `%`, CR and LF escaped.
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+/// The fitness endpoints (`/activities`).
+///
+/// Decisions the guide leaves open (see the spec's ambiguities):
+/// - there is no friend graph, so `friends` activities are visible to every signed-in user; without a token the
+///   list shows only public activities, `?visibility=friends` answers 401, and a `friends` activity's detail
+///   answers 404 (as if it did not exist, the only error the endpoint documents);
+/// - lists are newest first;
+/// - joining a full or completed activity, joining twice, leaving an activity one is not in, leaving a
+///   completed one, and completing twice answer 400; the creator cannot leave (400): they own the activity and
+///   stay its first participant; only the creator may complete (403).
+extension ApinestMock {
+    func createActivity(_ request: MockRequest) throws -> MockResponse {
+        let userID = try caller(request)
+        let body: Apinest.CreateActivityRequest = try decodeBody(request)
+        var problems: [String] = []
+        for (field, value) in [
+            ("sportType", body.sportType), ("title", body.title), ("location", body.location), ("level", body.level),
+        ] where value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            problems.append("\(field): must not be empty")
+        }
+        if body.participants < 1 { problems.append("participants: must be at least 1 (the creator takes a place)") }
+        if let latitude = body.latitude, !(-90...90).contains(latitude) {
+            problems.append("latitude: must be between -90 and 90")
+        }
+        if let longitude = body.longitude, !(-180...180).contains(longitude) {
+            problems.append("longitude: must be between -180 and 180")
+        }
+        let time = ApinestTime.parse(body.time)
+        if time == nil { problems.append("time: must be an ISO 8601 date-time") }
+        guard problems.isEmpty, let time else { throw MockError(.badRequest, messages: problems) }
+
+        let date = now()
+        let json = try store.write { state -> JSONValue in
+            state.ensureUser(userID, now: date, seed: seed)
+            let stamp = ApinestTime.milliseconds(date)
+            let activity = ApinestActivityRecord(
+                id: state.newObjectID(at: date), sportType: body.sportType, title: body.title,
+                description: body.description, location: body.location, latitude: body.latitude,
+                longitude: body.longitude, date: body.date + "T00:00:00.000Z", time: ApinestTime.milliseconds(time),
+                participants: body.participants, participantIds: [userID], level: body.level,
+                visibility: body.visibility, isCompleted: false, creatorID: userID, createdAt: stamp, updatedAt: stamp)
+            state.activities.append(activity)
+            state.recordCreation(of: activity, now: date, seed: seed)
+            return state.json(activity)
+        }
+        return .json(json, status: 201)
+    }
+
+    func listActivities(_ request: MockRequest) throws -> MockResponse {
+        let visibility = request.query["visibility"]
+        let signedIn = request.principal != nil
+        if !signedIn && visibility == "friends" {
+            throw MockError(
+                .unauthorized, "friends activities need authentication: send Authorization: Bearer <token>")
+        }
+        let json = store.read { state -> JSONValue in
+            let visible = state.activities.reversed().filter { activity in
+                (signedIn || activity.visibility == "public") && (visibility.map { activity.visibility == $0 } ?? true)
+            }
+            return .array(visible.map { state.json($0) })
+        }
+        return .json(json)
+    }
+
+    func activity(_ request: MockRequest) throws -> MockResponse {
+        let id = request.pathParameters["id"] ?? ""
+        let signedIn = request.principal != nil
+        let json = store.read { state -> JSONValue? in
+            guard let activity = state.activities.first(where: { $0.id == id }),
+                signedIn || activity.visibility == "public"
+            else { return nil }
+            return state.json(activity)
+        }
+        guard let json else { throw Self.activityNotFound(id) }
+        return .json(json)
+    }
+
+    func joinActivity(_ request: MockRequest) throws -> MockResponse {
+        let userID = try caller(request)
+        let id = request.pathParameters["id"] ?? ""
+        let date = now()
+        let json = try store.write { state -> JSONValue in
+            guard let index = state.activities.firstIndex(where: { $0.id == id }) else {
+                throw Self.activityNotFound(id)
+            }
+            let activity = state.activities[index]
+            if activity.isCompleted { throw MockError(.badRequest, "Activity \(id) is already completed") }
+            if activity.participantIds.contains(userID) {
+                throw MockError(.badRequest, "You have already joined activity \(id)")
+            }
+            if activity.isFull {
+                throw MockError(
+                    .badRequest, "Activity \(id) is full (\(activity.participantIds.count)/\(activity.participants))")
+            }
+            state.ensureUser(userID, now: date, seed: seed)
+            state.activities[index].participantIds.append(userID)
+            state.activities[index].updatedAt = ApinestTime.milliseconds(date)
+            return ["message": "Successfully joined the activity", "activity": state.json(state.activities[index])]
+        }
+        return .json(json)
+    }
+
+    func leaveActivity(_ request: MockRequest) throws -> MockResponse {
+        let userID = try caller(request)
+        let id = request.pathParameters["id"] ?? ""
+        let date = now()
+        try store.write { state in
+            guard let index = state.activities.firstIndex(where: { $0.id == id }) else {
+                throw Self.activityNotFound(id)
+            }
+            let activity = state.activities[index]
+            if activity.creatorID == userID {
+                throw MockError(.badRequest, "The creator cannot leave their own activity \(id)")
+            }
+            if !activity.participantIds.contains(userID) {
+                throw MockError(.badRequest, "You are not a participant of activity \(id)")
+            }
+            if activity.isCompleted { throw MockError(.badRequest, "Activity \(id) is already completed") }
+            state.activities[index].participantIds.removeAll { $0 == userID }
+            state.activities[index].updatedAt = ApinestTime.milliseconds(date)
+        }
+        return .json(["message": "Successfully left the activity"])
+    }
+
+    func completeActivity(_ request: MockRequest) throws -> MockResponse {
+        let userID = try caller(request)
+        let id = request.pathParameters["id"] ?? ""
+        let body: Apinest.CompleteActivityRequest? = request.json == nil ? nil : try decodeBody(request)
+        var problems: [String] = []
+        if let minutes = body?.durationMinutes, !(0...1_440).contains(minutes) {
+            problems.append("durationMinutes: must be between 0 and 1440")
+        }
+        if let distance = body?.distanceKm, !(0...1_000).contains(distance) {
+            problems.append("distanceKm: must be between 0 and 1000")
+        }
+        if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
+
+        let date = now()
+        try store.write { state in
+            guard let index = state.activities.firstIndex(where: { $0.id == id }) else {
+                throw Self.activityNotFound(id)
+            }
+            let activity = state.activities[index]
+            if activity.creatorID != userID {
+                throw MockError(.forbidden, "Only the creator of activity \(id) can complete it")
+            }
+            if activity.isCompleted { throw MockError(.badRequest, "Activity \(id) is already completed") }
+            state.activities[index].isCompleted = true
+            state.activities[index].durationMinutes = body?.durationMinutes
+            state.activities[index].distanceKm = body?.distanceKm
+            state.activities[index].updatedAt = ApinestTime.milliseconds(date)
+            let completed = state.activities[index]
+            for participant in completed.participantIds {
+                state.recordCompletion(of: completed, for: participant, now: date, seed: seed)
+            }
+        }
+        return .json(["message": "Activity marked as complete"])
+    }
+
+    static func activityNotFound(_ id: String) -> MockError {
+        MockError(.notFound, "Activity \(id) not found")
+    }
+
+    /// The validated body as its model (the engine has checked it against the schema and decoded it once).
+    func decodeBody<Model: Decodable>(_ request: MockRequest) throws -> Model {
+        guard let json = request.json else { throw MockError(.badRequest, "the request body is required") }
+        do {
+            return try JSONDecoder().decode(Model.self, from: Data(json.serializedBytes()))
+        } catch {
+            throw MockError(.badRequest, "body: \(error)")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import UnderstudyCore
+
+/// Everything the apinest mock remembers: users, activities and each user's achievements.
+///
+/// Persisted as JSON by ``StateStore``; every record is a plain `Codable` value so a state file can be read,
+/// edited by hand and loaded again.
+struct ApinestState: Codable, Sendable, Hashable {
+    var users: [ApinestUser]
+    var activities: [ApinestActivityRecord]
+    /// Achievements per user id; a user without an entry has a fresh start (see ``ApinestProgress/fresh``).
+    var progress: [String: ApinestProgress]
+    /// The badges every user can earn, with the rule that unlocks each.
+    var badges: [ApinestBadgeRecord]
+    /// The base of the ObjectIds this state hands out: `sequence` goes up with every new id.
+    var idBase: UInt64
+    var sequence: UInt64
+
+    /// The id for a new record created at `date`: a MongoDB-like ObjectId (4-byte timestamp, then 8 bytes that
+    /// increase with every id, so ids created later sort after earlier ones).
+    mutating func newObjectID(at date: Date) -> String {
+        sequence += 1
+        return ApinestObjectID.make(timestamp: date, counter: idBase &+ sequence)
+    }
+
+    /// The user with this id, if any.
+    func user(_ id: String) -> ApinestUser? { users.first { $0.id == id } }
+}
+
+/// A user of the backend. The documents show users only embedded (activity creator, leaderboard entry).
+struct ApinestUser: Codable, Sendable, Hashable {
+    var id: String
+    var name: String
+    var email: String
+    var profileImageUrl: String?
+}
+
+/// An activity as stored: the fields of `Activity` (dates kept as the strings the API sends).
+struct ApinestActivityRecord: Codable, Sendable, Hashable {
+    var id: String
+    var sportType: String
+    var title: String
+    var description: String?
+    var location: String
+    var latitude: Double?
+    var longitude: Double?
+    var date: String
+    var time: String
+    var participants: Int
+    var participantIds: [String]
+    var level: String
+    var visibility: String
+    var isCompleted: Bool
+    var creatorID: String
+    var createdAt: String
+    var updatedAt: String
+    /// What `complete` recorded, for the state file's reader (not part of the `Activity` model).
+    var durationMinutes: Int?
+    var distanceKm: Double?
+
+    /// `Activity.isFull` of the fitness guide.
+    var isFull: Bool { participantIds.count >= participants }
+}
+
+/// A badge of the catalog and what unlocks it.
+struct ApinestBadgeRecord: Codable, Sendable, Hashable {
+    var id: String
+    var name: String
+    var description: String
+    var iconUrl: String?
+    /// `Badge.BadgeRarity` raw value.
+    var rarity: String
+    /// `Badge.BadgeCategory` raw value; it also names the measure the target applies to.
+    var category: String
+    /// The amount of the category's measure that unlocks the badge (activities, km, minutes, days, sports).
+    var target: Int
+}
+
+/// One user's achievements: counters, XP, streaks, earned badges, challenges and notifications.
+struct ApinestProgress: Codable, Sendable, Hashable {
+    var totalXp: Int
+    var activitiesCreated: Int
+    var activitiesCompleted: Int
+    var totalMinutes: Int
+    var totalDistanceKm: Double
+    /// Sport types of completed activities (the `sport` badges count distinct ones).
+    var sports: [String]
+    var currentStreak: Int
+    var bestStreak: Int
+    /// The UTC day (`yyyy-MM-dd`) of the last completed activity, which the streak counts from.
+    var lastActiveDay: String?
+    /// Badge id → when it was earned.
+    var earnedBadges: [String: Date]
+    var challenges: [ApinestChallengeRecord]
+    var notifications: [ApinestNotificationRecord]
+
+    /// The state of a user the mock has not seen act yet (a token signed elsewhere for an unknown user).
+    static let fresh = ApinestProgress(
+        totalXp: 0, activitiesCreated: 0, activitiesCompleted: 0, totalMinutes: 0, totalDistanceKm: 0, sports: [],
+        currentStreak: 0, bestStreak: 0, lastActiveDay: nil, earnedBadges: [:], challenges: [], notifications: [])
+}
+
+/// A challenge a user has taken, with its progress.
+struct ApinestChallengeRecord: Codable, Sendable, Hashable {
+    var id: String
+    var name: String
+    var description: String
+    /// `Challenge.ChallengeType` raw value: daily / weekly / monthly count completed activities, distance counts
+    /// kilometres, duration minutes.
+    var challengeType: String
+    var xpReward: Int
+    var currentProgress: Int
+    var target: Int
+    var startedAt: Date
+    var expiresAt: Date
+    /// Set when the target was reached and the XP awarded (so it is awarded once).
+    var completedAt: Date?
+}
+
+/// A notification as stored.
+struct ApinestNotificationRecord: Codable, Sendable, Hashable {
+    var id: String
+    /// `AchievementNotification.NotificationType` raw value.
+    var type: String
+    var title: String
+    var message: String
+    var metadata: [String: JSONValue]?
+    var isRead: Bool
+    var createdAt: Date
+}

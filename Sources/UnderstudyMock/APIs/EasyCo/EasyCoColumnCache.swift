@@ -1,0 +1,47 @@
+import Synchronization
+import UnderstudyCore
+
+/// Column vectors and foreign-key groupings computed from a table's rows, shared by every request until
+/// the table changes.
+///
+/// A filter, a sort key or a row-level security check reads a typed value by row position instead of
+/// hashing into each row's dictionary and converting its JSON (timestamps are parsed once per table
+/// generation, not once per row and request).
+final class PostgrestColumnCache: Sendable {
+    private let vectors = Mutex<[String: (generation: UInt64, values: [PostgrestValue?])]>([:])
+    private let groups = Mutex<[String: (generation: UInt64, groups: [String: [Int]])]>([:])
+    private let references = Mutex<[String: (generations: [UInt64], positions: [Int?])]>([:])
+
+    /// The value of `extractor` for every row of `table` (named `name`), by position.
+    func values(_ table: PostgrestTable, name: String, extractor: PostgrestExtractor) -> [PostgrestValue?] {
+        let key = "\(name)|\(extractor.field)"
+        if let hit = vectors.withLock({ $0[key] }), hit.generation == table.generation { return hit.values }
+        let values = table.rows.map(extractor.value)
+        vectors.withLock { $0[key] = (table.generation, values) }
+        return values
+    }
+
+    /// For every row of `table`, the position in `target` of the row its `column` references (a foreign key).
+    func references(
+        _ table: PostgrestTable, name: String, column: String, target: PostgrestTable, targetName: String
+    ) -> [Int?] {
+        let key = "\(name)|\(column)|\(targetName)"
+        let generations = [table.generation, target.generation]
+        if let hit = references.withLock({ $0[key] }), hit.generations == generations { return hit.positions }
+        let positions = table.rows.map { row in row[column]?.stringValue.flatMap { target.positions[$0] } }
+        references.withLock { $0[key] = (generations, positions) }
+        return positions
+    }
+
+    /// The positions of `table`'s rows by the text value of `column` (a foreign key).
+    func group(_ table: PostgrestTable, name: String, by column: String) -> [String: [Int]] {
+        let key = "\(name)|\(column)"
+        if let hit = groups.withLock({ $0[key] }), hit.generation == table.generation { return hit.groups }
+        var grouped: [String: [Int]] = [:]
+        for (position, row) in table.rows.enumerated() {
+            if let value = row[column]?.stringValue { grouped[value, default: []].append(position) }
+        }
+        groups.withLock { $0[key] = (table.generation, grouped) }
+        return grouped
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+extension EasyCoMock {
+    // MARK: Reads
+
+    /// `GET /rest/v1/<table>`: the rows the caller sees that pass the filters, ordered, ranged and shaped.
+    func read(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
+        let preferences = try PostgrestPreferences(request.header("prefer"))
+        let query = try PostgrestQuery(request.query)
+        let tables = store.read { $0.tables }
+        let executor = PostgrestExecutor(catalog: catalog, tables: tables, caller: caller, cache: columns)
+        let root = try executor.plan(query, table: table)
+        let range = try PostgrestRange(
+            header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
+        let matched = executor.matches(root)
+        let total = preferences.count != nil ? matched.count : nil
+        if let total, range.lower > total {
+            throw PostgrestErrors.range("An offset of \(range.lower) was requested, but there are only \(total) rows.")
+        }
+        let slice = range.slice(matched.count)
+        let body = try executor.write(root, positions: matched[slice])
+        let status = total.map { slice.count < $0 ? 206 : 200 } ?? 200
+        let contentRange = Self.contentRange(lower: slice.lowerBound, count: slice.count, total: total)
+        return MockResponse(
+            status: status,
+            headers: [("Content-Type", "application/json; charset=utf-8"), ("Content-Range", contentRange)]
+                + preferences.headers,
+            body: body)
+    }
+
+    /// `0-24/*`, `0-24/3573458`, or `*/0` for no rows.
+    static func contentRange(lower: Int, count: Int, total: Int?) -> String {
+        let totalText = total.map(String.init) ?? "*"
+        return count == 0 ? "*/\(totalText)" : "\(lower)-\(lower + count - 1)/\(totalText)"
+    }
+
+    // MARK: Inserts
+
+    /// `POST /rest/v1/<table>`: inserts the body's row after row-level security, foreign-key and unique-key
+    /// checks; 201 with the rows (`return=representation`), a `Location` (`headers-only`) or nothing.
+    func insert(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
+        let preferences = try PostgrestPreferences(request.header("prefer"))
+        let query = try PostgrestQuery(request.query)
+        guard let info = catalog.table(table) else {
+            throw PostgrestErrors.make(.notFound, code: "42P01", "relation \"public.\(table)\" does not exist")
+        }
+        let objects: [[String: JSONValue]]
+        switch request.json {
+        case .object(let object)?: objects = [object]
+        case .array(let elements)?: objects = elements.compactMap(\.objectValue)
+        default:
+            throw PostgrestErrors.make(.badRequest, code: "PGRST102", "Empty or invalid json")
+        }
+        if let columns = query.columns, let unknown = columns.first(where: { info.column($0) == nil }) {
+            throw PostgrestErrors.make(
+                .badRequest, code: "PGRST204",
+                "Could not find the '\(unknown)' column of '\(table)' in the schema cache")
+        }
+        let now = FixtureGenerator.isoDate(configuration.now(), fraction: false)
+        return try store.write { state in
+            // Positions of the inserted (or merged) rows, for the representation.
+            var written: [Int] = []
+            for object in objects {
+                let row = try newRow(object, info: info, columns: query.columns, now: now, state: &state)
+                try checkInsert(row, info: info, caller: caller, state: state)
+                if let existing = try conflict(row, info: info, state: state, query: query, preferences: preferences) {
+                    guard preferences.resolution == .mergeDuplicates else { continue }
+                    let executor = PostgrestExecutor(
+                        catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+                    guard executor.security(table, .update, row: existing.row) else {
+                        throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
+                    }
+                    var merged = existing.row
+                    for key in object.keys where info.column(key) != nil && key != "id" { merged[key] = row[key] }
+                    if info.column("updated_at") != nil { merged["updated_at"] = .string(now) }
+                    state.tables[table]?.replace(at: existing.position, with: merged)
+                    written.append(existing.position)
+                    continue
+                }
+                state.tables[table, default: PostgrestTable()].append(row)
+                written.append((state.tables[table]?.rows.count ?? 1) - 1)
+            }
+            var headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: nil))] + preferences.headers
+            switch preferences.returning {
+            case .representation?:
+                let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+                let node = try executor.plan(PostgrestQuery.shaping(query), table: table)
+                var body: [JSONValue] = []
+                for position in written { body.append(.object(try executor.shape(node, position))) }
+                return .json(.array(body), status: 201, headers: headers)
+            case .headersOnly?:
+                if let position = written.last, let id = state.tables[table]?.rows[position]["id"]?.stringValue {
+                    headers.append(("Location", "/\(table)?id=eq.\(id)"))
+                }
+                return .empty(status: 201, headers: headers)
+            default:
+                return .empty(status: 201, headers: headers)
+            }
+        }
+    }
+
+    /// A row from an insert's object: every column, defaults, a new id and timestamps, uuids lower-cased.
+    private func newRow(
+        _ object: [String: JSONValue], info: PostgrestTableInfo, columns: [String]?, now: String,
+        state: inout EasyCoState
+    ) throws(MockError) -> PostgrestRow {
+        var row: PostgrestRow = [:]
+        for column in info.columns { row[column.name] = info.facts.defaults[column.name] ?? .null }
+        state.insertions += 1
+        row["id"] = .string(Self.insertedID(seed: configuration.seed, number: state.insertions))
+        for stamp in ["created_at", "updated_at"] where info.column(stamp) != nil { row[stamp] = .string(now) }
+        for (key, value) in object {
+            if let columns, !columns.contains(key) { continue }
+            guard let column = info.column(key) else {
+                throw PostgrestErrors.make(
+                    .badRequest, code: "PGRST204",
+                    "Could not find the '\(key)' column of '\(info.name)' in the schema cache")
+            }
+            if column.type == .uuid, let text = value.stringValue {
+                guard let uuid = PostgrestLiteral.canonicalUUID(text) else {
+                    throw PostgrestErrors.invalidInput(.uuid, text)
+                }
+                row[key] = .string(uuid)
+            } else {
+                row[key] = value
+            }
+        }
+        if let missing = info.columns.first(where: { !$0.nullable && row[$0.name] == .null }) {
+            throw PostgrestErrors.make(
+                .badRequest, code: "23502",
+                "null value in column \"\(missing.name)\" of relation \"\(info.name)\" violates not-null constraint")
+        }
+        return row
+    }
+
+    /// Row-level security (42501) and foreign keys (23503) of a new row.
+    private func checkInsert(
+        _ row: PostgrestRow, info: PostgrestTableInfo, caller: PostgrestCaller, state: EasyCoState
+    ) throws(MockError) {
+        let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+        guard executor.security(info.name, .insert, row: row) else {
+            throw PostgrestErrors.rowSecurity(info.name, anonymous: caller.role == .anonymous)
+        }
+        for key in catalog.keys(from: info.name) {
+            guard let id = row[key.column]?.stringValue else { continue }
+            if state.tables[key.referencedTable]?.row(id: id) == nil {
+                throw PostgrestErrors.missingReference(
+                    info.name, column: key.column, value: id, referenced: key.referencedTable)
+            }
+        }
+        for column in Self.userColumns where info.column(column) != nil {
+            guard let id = row[column]?.stringValue else { continue }
+            if !state.users.contains(where: { $0.id == id }) {
+                throw PostgrestErrors.missingReference(info.name, column: column, value: id, referenced: "users")
+            }
+        }
+    }
+
+    /// The columns that reference `auth.users`.
+    static let userColumns = ["owner_id", "user_id", "payer_id", "payee_id", "applicant_id"]
+
+    /// The existing row a new row collides with on a unique key, when an upsert resolves it.
+    /// - Throws: 23505 for a duplicate the request does not resolve; 42P10 for an `on_conflict` that is no
+    ///   unique key.
+    private func conflict(
+        _ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState, query: PostgrestQuery,
+        preferences: PostgrestPreferences
+    ) throws(MockError) -> (position: Int, row: PostgrestRow)? {
+        if let target = query.onConflict, preferences.resolution != nil,
+            !info.facts.uniqueKeys.contains(where: { Set($0) == Set(target) }) && target != ["id"]
+        {
+            throw PostgrestErrors.make(
+                .badRequest, code: "42P10",
+                "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+        }
+        let rows = state.tables[info.name]?.rows ?? []
+        for key in info.facts.uniqueKeys {
+            let values = key.map { row[$0] ?? .null }
+            // NULLs never collide in a unique index.
+            if values.contains(.null) { continue }
+            guard
+                let position = rows.firstIndex(where: { existing in zip(key, values).allSatisfy { existing[$0] == $1 } }
+                )
+            else { continue }
+            if let target = query.onConflict, preferences.resolution != nil, Set(target) == Set(key) {
+                return (position, rows[position])
+            }
+            throw PostgrestErrors.duplicate(
+                info.name, columns: key, values: values.map { $0.stringValue ?? $0.serialized() })
+        }
+        return nil
+    }
+
+    /// The id of the `number`th inserted row: derived from the seed, so runs are reproducible.
+    static func insertedID(seed: UInt64, number: Int) -> String {
+        var random = SeededRandom(seed: seed).derived("easyco insert \(number)")
+        return EasyCoSeed.uuid(&random)
+    }
+
+    // MARK: Deletes
+
+    /// `DELETE /rest/v1/<table>?filters`: removes the matching rows the caller may delete; 204, or 200 with
+    /// the deleted rows under `return=representation`.
+    func delete(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
+        let preferences = try PostgrestPreferences(request.header("prefer"))
+        let query = try PostgrestQuery(request.query)
+        return try store.write { state in
+            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+            let root = try executor.plan(query, table: table)
+            let deletable = executor.security(table, .delete)
+            var positions = (state.tables[table]?.rows ?? []).indices.filter { position in
+                deletable(position) && (root.predicate?(position) ?? true) == true
+            }
+            if let limit = root.limit {
+                guard !root.order.isEmpty else {
+                    throw PostgrestErrors.make(
+                        .badRequest, code: "PGRST109", "A 'limit' was applied without an explicit 'order'",
+                        hint: "Apply an 'order' using unique column(s)")
+                }
+                positions = Array(executor.sorted(positions, by: root.order).dropFirst(root.offset).prefix(limit))
+            }
+            if preferences.strict, let maximum = preferences.maxAffected, positions.count > maximum {
+                throw PostgrestErrors.make(
+                    .badRequest, code: "PGRST124", "Query result exceeds max-affected preference constraint",
+                    details: "The query affects \(positions.count) rows")
+            }
+            var representation: [JSONValue] = []
+            if preferences.returning == .representation {
+                for position in positions { representation.append(.object(try executor.shape(root, position))) }
+            }
+            state.tables[table]?.remove(at: Set(positions))
+            let total = preferences.count != nil ? positions.count : nil
+            let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
+            if preferences.returning == .representation {
+                return .json(.array(representation), status: 200, headers: headers)
+            }
+            return .empty(status: 204, headers: headers)
+        }
+    }
+}
+
+extension PostgrestQuery {
+    /// The shaping parameters of a query (select, embed filters, orders, limits), for the rows a write returns.
+    static func shaping(_ query: PostgrestQuery) -> PostgrestQuery {
+        var copy = query
+        copy.limits[[]] = nil
+        copy.offsets[[]] = nil
+        copy.orders[[]] = nil
+        copy.conditions[[]] = nil
+        return copy
+    }
+}

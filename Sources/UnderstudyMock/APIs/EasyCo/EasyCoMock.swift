@@ -1,0 +1,111 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+/// EasyCo's Supabase project: PostgREST under `/rest/v1` over the six tables the app uses, with the
+/// `apikey` header, JWTs whose `sub` is the user id, and the row-level security of the migrations.
+///
+/// The state is the tables' rows; reads speak PostgREST's grammar (filters, logic trees, `select` with
+/// embeds, `order`, `limit`/`offset`, `Range`, `Prefer: count=exact`), inserts fill defaults and check
+/// row-level security, foreign keys and unique keys, deletes remove only the rows the caller may delete.
+///
+/// ```swift
+/// let mock = try await EasyCoMock(configuration: MockConfiguration())
+/// let token = try await mock.issueToken(for: nil)   // {"user": …, "access_token": …, "apikey": …}
+/// ```
+public struct EasyCoMock: MockBehaviour {
+    public var name: String { "easyco" }
+    public var specs: [APISpec] { [EasyCo.spec] }
+    public var stateVersion: UInt64 { store.version }
+
+    let store: StateStore<EasyCoState>
+    let configuration: MockConfiguration
+    let tokens: TokenService
+    /// The project's `anon` and `service_role` keys.
+    let keys: EasyCoKeys
+    let catalog = PostgrestCatalog.easyCo
+    /// Column vectors of the tables, reused by every request until a table changes.
+    let columns = PostgrestColumnCache()
+
+    /// How long an issued access token lives (Supabase's default).
+    static let tokenLifetime: TimeInterval = 3600
+    /// The token printed at start lives a day, so a developer can paste it once.
+    static let startupTokenLifetime: TimeInterval = 86_400
+
+    /// Creates the mock with its seeded state (or the state file's, when it exists).
+    /// - Throws: when the fixtures or the state file cannot be read, or the JWT secret is too short.
+    public init(configuration: MockConfiguration) async throws {
+        let fixtures = try FixtureSource(
+            seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [EasyCo.spec])
+        try await self.init(
+            configuration: configuration, seed: EasyCoSeed(fixtures: fixtures, catalog: .easyCo).state())
+    }
+
+    /// Creates the mock over a given initial state (large tables in tests).
+    init(configuration: MockConfiguration, seed: EasyCoState) async throws {
+        self.configuration = configuration
+        store = try StateStore(seed: seed, file: configuration.stateFile(for: "easyco"))
+        tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
+        keys = try await EasyCoKeys(secret: configuration.jwtSecret)
+    }
+
+    public func reset() throws {
+        try store.reset()
+    }
+
+    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
+        let table = String(request.path.split(separator: "/").last ?? "")
+        let caller = Self.caller(of: request.principal)
+        switch request.method {
+        case .get: return try read(table, request: request, caller: caller)
+        case .post: return try insert(table, request: request, caller: caller)
+        case .delete: return try delete(table, request: request, caller: caller)
+        default:
+            throw PostgrestErrors.make(
+                .init(rawValue: 405), code: "PGRST117", "Unsupported HTTP method: \(request.method.rawValue)")
+        }
+    }
+
+    // MARK: Tokens
+
+    public func issueToken(for user: String?) async throws -> JSONValue {
+        let found = store.read { state in user.map { state.user($0) } ?? state.user(state.defaultUser) }
+        guard let found else {
+            let known = store.read { $0.users.prefix(8).map(\.email).joined(separator: ", ") }
+            throw PostgrestErrors.make(
+                .notFound, code: "PGRST000", "no seeded user \(user ?? "")",
+                hint: "Name a seeded user by id or e-mail, such as \(known).")
+        }
+        return try await tokenAnswer(for: found, lifetime: Self.tokenLifetime)
+    }
+
+    private func tokenAnswer(for user: EasyCoUser, lifetime: TimeInterval) async throws -> JSONValue {
+        let token = try await tokens.sign(
+            subject: user.id, lifetime: lifetime, role: "authenticated", email: user.email)
+        return [
+            "user": .string(user.id), "email": .string(user.email), "name": .string(user.name),
+            "access_token": .string(token), "token_type": "bearer", "expires_in": .integer(Int(lifetime)),
+            "apikey": .string(keys.anon),
+        ]
+    }
+
+    public func startupNotes() async -> [String] {
+        let (users, defaultID) = store.read { ($0.users, $0.defaultUser) }
+        var notes = [
+            "Supabase PostgREST under /rest/v1 (tables: properties, property_members, transactions, payment_schedules, "
+                + "applications, favorites)",
+            "apikey (anon key): \(keys.anon)",
+            "service_role key (bypasses row-level security): \(keys.service)",
+        ]
+        if let user = users.first(where: { $0.id == defaultID }),
+            let answer = try? await tokenAnswer(for: user, lifetime: Self.startupTokenLifetime),
+            let token = answer["access_token"]?.stringValue
+        {
+            notes.append("default user: \(user.name) <\(user.email)> id \(user.id)")
+            notes.append("access token for the default user (valid 24 h): \(token)")
+        }
+        notes.append(#"more tokens: POST /__understudy/token {"user": "<id or e-mail>"} (valid 1 h)"#)
+        notes.append("seeded users: " + users.prefix(8).map { "\($0.email) \($0.id)" }.joined(separator: ", "))
+        return notes
+    }
+}

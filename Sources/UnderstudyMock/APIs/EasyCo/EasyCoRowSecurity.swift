@@ -1,0 +1,65 @@
+import UnderstudyCore
+import UnderstudySpecs
+
+/// Who runs a query, as row-level security sees it: Supabase's `anon`, `authenticated` (with the JWT
+/// `sub`) or `service_role` (which bypasses row-level security).
+struct PostgrestCaller: Sendable, Hashable {
+    enum Role: String, Sendable, Hashable {
+        case anonymous = "anon"
+        case authenticated
+        case serviceRole = "service_role"
+    }
+
+    var role: Role
+    /// The user id (`auth.uid()`), lower-cased; `nil` for the anonymous and service roles.
+    var userID: String?
+
+    static let anonymous = PostgrestCaller(role: .anonymous, userID: nil)
+    static let serviceRole = PostgrestCaller(role: .serviceRole, userID: nil)
+
+    static func user(_ id: String) -> PostgrestCaller { PostgrestCaller(role: .authenticated, userID: id.lowercased()) }
+}
+
+/// The row-level security policies of ``EasyCo/tables`` as predicates.
+///
+/// The same policies judge stored rows (by position, through column vectors) and new rows (by their
+/// values), so they are written once over a key and a way to read a column for it.
+enum PostgrestRowSecurity {
+    /// Whether `caller` may apply `operation` to a row of `table` (a row passes when one policy allows it).
+    /// - Parameters:
+    ///   - column: reads a column of the row a key designates.
+    ///   - owner: for a column referencing a property, reads the `owner_id` of that property.
+    static func predicate<Key>(
+        _ table: PostgrestTableInfo, _ operation: EasyCo.RowPolicy.Operation, caller: PostgrestCaller,
+        column: (String) -> (Key) -> PostgrestValue?, owner: (String) -> (Key) -> String?
+    ) -> (Key) -> Bool {
+        if caller.role == .serviceRole { return { _ in true } }
+        var checks: [(Key) -> Bool] = []
+        for policy in table.policies(for: operation) {
+            switch policy.subject {
+            case .column(let name):
+                guard let user = caller.userID else { continue }
+                let read = column(name)
+                let expected = PostgrestValue.text(user)
+                checks.append { read($0) == expected }
+            case .propertyOwner(let name):
+                guard let user = caller.userID else { continue }
+                let read = owner(name)
+                checks.append { read($0) == user }
+            case .anyone(let values):
+                let pairs = values.sorted { $0.key < $1.key }.map { name, json in
+                    (
+                        read: column(name),
+                        expected: PostgrestExtractor.value(json, type: table.column(name)?.type ?? .text)
+                    )
+                }
+                checks.append { key in pairs.allSatisfy { $0.read(key) == $0.expected } }
+            }
+        }
+        switch checks.count {
+        case 0: return { _ in false }
+        case 1: return checks[0]
+        default: return { key in checks.contains { $0(key) } }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import UnderstudyCore
+
+extension Intra42Mock {
+    // MARK: Users
+
+    /// `GET /v2/me`: the token's user; an application token has none (403).
+    func me(_ request: MockRequest) throws -> MockResponse {
+        let id = try currentUserID(request)
+        return try store.read { state throws in
+            guard let user = state.users.first(where: { $0.id == id }) else {
+                throw MockError(.notFound, "the token's user \(id) no longer exists")
+            }
+            return .json(Self.profile(of: user, in: state))
+        }
+    }
+
+    /// `GET /v2/users/{login}` (a login or a numeric id).
+    func user(_ request: MockRequest) throws -> MockResponse {
+        try store.read { state throws in .json(Self.profile(of: try pathUser(request, in: state), in: state)) }
+    }
+
+    /// A `User` with `location` set to the host of the user's open session, as the API computes it.
+    static func profile(of user: Intra42UserRecord, in state: Intra42State) -> JSONValue {
+        guard case .object(var members) = user.profile else { return user.profile }
+        let open = state.locations.filter { $0.userID == user.id && $0.body["end_at"] == .null }
+            .max { ($0.body["begin_at"]?.stringValue ?? "") < ($1.body["begin_at"]?.stringValue ?? "") }
+        members["location"] = open?.body["host"] ?? .null
+        members["id"] = .integer(user.id)
+        members["login"] = .string(user.login)
+        return .object(members)
+    }
+
+    /// `GET /v2/users/{login}/coalitions`: the coalitions the user belongs to, in membership order.
+    func coalitions(_ request: MockRequest) throws -> MockResponse {
+        try store.read { state throws in
+            let user = try pathUser(request, in: state)
+            let ids = state.memberships.filter { $0.userID == user.id }.map(\.coalitionID)
+            return .json(.array(ids.compactMap { id in state.coalitions.first { $0["id"] == .integer(id) } }))
+        }
+    }
+
+    /// `GET /v2/users/{login}/coalitions_users`: the user's score and rank in each coalition.
+    func coalitionsUsers(_ request: MockRequest) throws -> MockResponse {
+        try store.read { state throws in
+            let user = try pathUser(request, in: state)
+            let rows: [JSONValue] = state.memberships.filter { $0.userID == user.id }.map { membership in
+                [
+                    "coalition_id": .integer(membership.coalitionID),
+                    "score": membership.score.map(JSONValue.integer) ?? .null,
+                    "rank": membership.rank.map(JSONValue.integer) ?? .null,
+                ]
+            }
+            return .json(.array(rows))
+        }
+    }
+
+    /// `GET /v2/users/{login}/projects_users`: paginated, newest attempt first.
+    func projectsUsers(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
+        return try store.read { state throws in
+            let user = try pathUser(request, in: state)
+            let rows = state.projectsUsers.filter { $0.userID == user.id }.map(\.body)
+            return Intra42Page(request.query).response(rows, for: request)
+        }
+    }
+
+    // MARK: Locations
+
+    /// `GET /v2/users/{login}/locations`: the user's sessions, the latest first; `filter[active]` (open or
+    /// closed sessions) and `range[begin_at]`.
+    func userLocations(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
+        let range = try Intra42Filters.range("begin_at", in: request.query)
+        return try store.read { state throws in
+            let user = try pathUser(request, in: state)
+            let rows = Self.locations(
+                state.locations.filter { $0.userID == user.id },
+                active: Intra42Filters.flag("active", in: request.query),
+                range: range)
+            return Intra42Page(request.query).response(rows, for: request)
+        }
+    }
+
+    /// `GET /v2/campus/{id}/locations`: the campus's sessions, the latest first; `filter[active]=true` is who
+    /// is logged in now.
+    func campusLocations(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
+        return try store.read { state throws in
+            let campus = try pathCampus(request, in: state)
+            let rows = Self.locations(
+                state.locations.filter { $0.body["campus_id"] == campus["id"] },
+                active: Intra42Filters.flag("active", in: request.query), range: nil)
+            return Intra42Page(request.query).response(rows, for: request)
+        }
+    }
+
+    /// Sessions filtered (open ones have `end_at` `null`) and sorted by `begin_at`, latest first.
+    static func locations(_ rows: [Intra42OwnedRow], active: Bool?, range: ClosedRange<Date>?) -> [JSONValue] {
+        rows.map(\.body)
+            .filter { row in
+                if let active, (row["end_at"] == .null) != active { return false }
+                if let range {
+                    guard let begin = row["begin_at"]?.stringValue.flatMap(Intra42Time.parse), range.contains(begin)
+                    else { return false }
+                }
+                return true
+            }
+            .sorted { Self.descending($0, $1, by: "begin_at") }
+    }
+
+    /// Orders rows by a timestamp member, latest first, then by id, highest first.
+    static func descending(_ lhs: JSONValue, _ rhs: JSONValue, by key: String) -> Bool {
+        let left = lhs[key]?.stringValue.flatMap(Intra42Time.parse) ?? .distantPast
+        let right = rhs[key]?.stringValue.flatMap(Intra42Time.parse) ?? .distantPast
+        if left != right { return left > right }
+        return (lhs["id"]?.numberValue?.intValue ?? 0) > (rhs["id"]?.numberValue?.intValue ?? 0)
+    }
+
+    /// `GET /v2/users/{login}/locations_stats`: log time per day (`"YYYY-MM-DD": "HH:MM:SS.ffffff"`),
+    /// computed from the user's sessions, cut into days in `time_zone` (the user's campus's by default); an
+    /// open session counts until now. `begin_at` and `end_at` (dates or instants) bound the days returned.
+    func locationsStats(_ request: MockRequest) throws -> MockResponse {
+        let now = configuration.now()
+        return try store.read { state throws in
+            let user = try pathUser(request, in: state)
+            let zoneName =
+                request.query["time_zone"]
+                ?? state.campuses.first { $0["id"] == user.primaryCampusID.map(JSONValue.integer) }?["time_zone"]?
+                .stringValue
+                ?? "UTC"
+            guard let zone = TimeZone(identifier: zoneName) else {
+                throw MockError(
+                    .badRequest,
+                    "query parameter time_zone: expected an IANA time zone such as Europe/Paris, found \"\(zoneName)\"")
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let day = { (date: Date) -> String in
+                let parts = calendar.dateComponents([.year, .month, .day], from: date)
+                return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            }
+            let bounds = try ["begin_at", "end_at"].map { name throws -> String? in
+                guard let text = request.query[name] else { return nil }
+                guard let date = Intra42Time.parse(text) else {
+                    throw MockError(
+                        .badRequest,
+                        "query parameter \(name): expected a date (2025-11-15) or an ISO 8601 instant, "
+                            + "found \"\(text)\"")
+                }
+                // A bare date names a day in the requested zone, not an instant.
+                return text.count == 10 ? text : day(date)
+            }
+            var seconds: [String: Double] = [:]
+            for location in state.locations where location.userID == user.id {
+                guard let begin = location.body["begin_at"]?.stringValue.flatMap(Intra42Time.parse) else { continue }
+                let end = location.body["end_at"]?.stringValue.flatMap(Intra42Time.parse) ?? now
+                var cursor = begin
+                while cursor < end {
+                    let start = calendar.startOfDay(for: cursor)
+                    let next = calendar.date(byAdding: .day, value: 1, to: start) ?? end
+                    let stop = min(end, next)
+                    seconds[day(cursor), default: 0] += stop.timeIntervalSince(cursor)
+                    cursor = stop
+                }
+            }
+            var result: [String: JSONValue] = [:]
+            for (key, total) in seconds {
+                if let lower = bounds[0], key < lower { continue }
+                if let upper = bounds[1], key > upper { continue }
+                result[key] = .string(Self.duration(total))
+            }
+            return .json(.object(result))
+        }
+    }
+
+    /// `05:42:17.512345`; a day holds at most 23:59:59.999999.
+    static func duration(_ seconds: Double) -> String {
+        let micro = min(86_399_999_999, max(0, Int((seconds * 1_000_000).rounded())))
+        let whole = micro / 1_000_000
+        return String(format: "%02d:%02d:%02d.%06d", whole / 3600, whole / 60 % 60, whole % 60, micro % 1_000_000)
+    }
+
+    // MARK: Campus
+
+    /// The campus named by the `{id}` path parameter.
+    func pathCampus(_ request: MockRequest, in state: Intra42State) throws(MockError) -> JSONValue {
+        let id = request.pathParameters["id"] ?? ""
+        guard let number = Int(id), let campus = state.campuses.first(where: { $0["id"] == .integer(number) }) else {
+            throw MockError(.notFound, "campus \(id) does not exist")
+        }
+        return campus
+    }
+
+    /// `GET /v2/campus/{id}`.
+    func campus(_ request: MockRequest) throws -> MockResponse {
+        try store.read { state throws in .json(try pathCampus(request, in: state)) }
+    }
+
+    /// `GET /v2/campus/{id}/events`: the campus's events, the latest `begin_at` first; `filter[future]=true`
+    /// keeps the events that have not begun, `false` the others.
+    func campusEvents(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
+        let now = configuration.now()
+        let future = Intra42Filters.flag("future", in: request.query)
+        return try store.read { state throws in
+            let campus = try pathCampus(request, in: state)
+            let rows = state.events
+                .filter { event in
+                    guard event["campus_ids"]?.arrayValue?.contains(campus["id"] ?? .null) == true else { return false }
+                    guard let future else { return true }
+                    let begin = event["begin_at"]?.stringValue.flatMap(Intra42Time.parse) ?? .distantPast
+                    return (begin > now) == future
+                }
+                .sorted { Self.descending($0, $1, by: "begin_at") }
+            return Intra42Page(request.query).response(rows, for: request)
+        }
+    }
+
+    // MARK: Search
+
+    /// `GET /v2/users?search[login]=…`: users whose login contains the text (ignoring case), by login.
+    func searchUsers(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
+        let text = (request.query["search[login]"] ?? "").lowercased()
+        return store.read { state in
+            let rows = state.users
+                .filter { text.isEmpty || $0.login.lowercased().contains(text) }
+                .sorted { $0.login < $1.login }
+                .map(\.summary)
+            return Intra42Page(request.query).response(rows, for: request)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import UnderstudyCore
+
+/// Everything the intra42 mock remembers: the seeded intranet (users, campuses, projects, sessions,
+/// events, slots) and the OAuth grants it issued.
+///
+/// Display-only resources are kept as the JSON the API sends (so a `--fixtures` file is served as
+/// written); what the handlers reason about (owners, times, tokens) is kept in typed fields next to it.
+struct Intra42State: Codable, Sendable {
+    var users: [Intra42UserRecord]
+    /// Full `Campus` objects.
+    var campuses: [JSONValue]
+    /// `Coalition` objects; their `score` is the coalition's total.
+    var coalitions: [JSONValue]
+    var memberships: [Intra42Membership]
+    /// `ProjectUser` objects by owner.
+    var projectsUsers: [Intra42OwnedRow]
+    /// `Location` objects by owner; `end_at` is `null` while the session is open.
+    var locations: [Intra42OwnedRow]
+    /// `Event` objects.
+    var events: [JSONValue]
+    var slots: [Intra42SlotRecord]
+    var authorizationCodes: [Intra42AuthorizationCode]
+    /// Grants by access token.
+    var tokens: [String: Intra42TokenRecord]
+    var nextSlotID: Int
+    /// How many tokens were ever issued: the token stream continues after a restart or a reset.
+    var issuedTokens: Int
+}
+
+/// A user: the `User` object the API answers, plus what search results need.
+struct Intra42UserRecord: Codable, Sendable {
+    var id: Int
+    var login: String
+    /// The `User` object (its `location` is recomputed from the open session when it is served).
+    var profile: JSONValue
+    var primaryCampusID: Int?
+
+    /// The `UserSummary` of `GET /v2/users`.
+    var summary: JSONValue {
+        [
+            "id": .integer(id), "login": .string(login), "displayname": profile["displayname"] ?? .string(login),
+            "image": profile["image"] ?? ["link": .string("https://cdn.intra.42.fr/users/\(login).jpg")],
+            "primary_campus_id": primaryCampusID.map(JSONValue.integer) ?? .null,
+        ]
+    }
+}
+
+/// A user's membership of a coalition (`GET /v2/users/{login}/coalitions_users`).
+struct Intra42Membership: Codable, Sendable, Hashable {
+    var userID: Int
+    var coalitionID: Int
+    var score: Int?
+    var rank: Int?
+}
+
+/// A resource row owned by a user.
+struct Intra42OwnedRow: Codable, Sendable {
+    var userID: Int
+    var body: JSONValue
+}
+
+/// A 15-minute evaluation slot.
+struct Intra42SlotRecord: Codable, Sendable {
+    var id: Int
+    var userID: Int
+    /// ISO 8601 with milliseconds, as served.
+    var beginAt: String
+    var endAt: String
+    /// The booked evaluation, `nil` while the slot is free.
+    var scaleTeam: JSONValue?
+}
+
+/// An authorization code the mock accepts at `POST /oauth/token`.
+struct Intra42AuthorizationCode: Codable, Sendable {
+    var code: String
+    var userID: Int
+    var redirectURI: String
+    var scopes: [String]
+}
+
+/// An issued access token and its refresh token (one grant, as Doorkeeper stores them).
+struct Intra42TokenRecord: Codable, Sendable {
+    var accessToken: String
+    var refreshToken: String?
+    /// `nil` for an application token (client_credentials): it has no resource owner.
+    var userID: Int?
+    var scopes: [String]
+    /// Unix seconds.
+    var createdAt: Int
+    var expiresIn: Int
+    var revoked: Bool
+
+    func isExpired(at now: Date) -> Bool { Double(createdAt + expiresIn) <= now.timeIntervalSince1970 }
+}
+
+/// The OAuth application the mock knows, derived from the seed.
+struct Intra42Application: Sendable {
+    let clientID: String
+    let clientSecret: String
+    let redirectURI: String
+    /// The scopes the application may ask for.
+    static let scopes = ["public", "projects", "profile"]
+    /// The scopes of a client_credentials token when none is asked for.
+    static let defaultScopes = ["public"]
+}
+
+/// Timestamps as the 42 API writes them and as requests may send them.
+enum Intra42Time {
+    /// `2025-11-15T14:30:00.000Z`.
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// `2025-11-15`, `2025-11-15T14:30:00Z`, `2025-11-15T14:30:00.123+01:00`; `nil` otherwise.
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        var offsetSeconds = 0
+        var fraction = 0.0
+        if bytes.count > 10 {
+            guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                hour < 24, minute < 60, second < 60
+            else { return nil }
+            components.hour = hour
+            components.minute = minute
+            components.second = second
+            var index = 19
+            if bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let start = index
+                while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+                guard index > start, let digits = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self))
+                else { return nil }
+                fraction = digits
+            }
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                guard index + 1 == bytes.count else { return nil }
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard bytes.count == index + 6, bytes[index + 3] == UInt8(ascii: ":"),
+                    let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6),
+                    hours < 24, minutes < 60
+                else { return nil }
+                offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+            default: return nil
+            }
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else {
+            return nil
+        }
+        return date.addingTimeInterval(fraction - Double(offsetSeconds))
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+/// Fixture files (`--fixtures DIR`) replacing parts of the curated intranet, and the pass that makes ids
+/// and references coherent afterwards.
+extension Intra42SeedBuilder {
+    /// The body of a fixture file for the endpoint, `nil` when the body is the generated one.
+    func fileBody(_ endpointID: String) -> JSONValue? {
+        let spec = Intra42.spec
+        guard let endpoint = spec.endpoint(endpointID) else { return nil }
+        let status = endpoint.success.rawValue
+        let body = source.fixture(endpointID, in: spec).responses[status]
+        return body == spec.fixture(for: endpoint, seed: source.seed).responses[status] ? nil : body
+    }
+
+    mutating func applyFixtureFiles() {
+        let defaultID = state.users[0].id
+        if let profile = fileBody("GET /v2/me"), let record = record(from: profile) {
+            relabel(defaultID, as: record.id)
+            state.users[0] = record
+        }
+        let ownerID = state.users[0].id
+        if let profile = fileBody("GET /v2/users/{login}"), let record = record(from: profile) {
+            upsert(record)
+        }
+        for summary in fileBody("GET /v2/users")?.arrayValue ?? [] {
+            guard let id = summary["id"]?.numberValue?.intValue, let login = summary["login"]?.stringValue else {
+                continue
+            }
+            let template = state.users[state.users.count - 1].profile
+            guard case .object(var members) = template else { continue }
+            members["id"] = .integer(id)
+            members["login"] = .string(login)
+            members["displayname"] = summary["displayname"] ?? .string(login)
+            members["image"] = summary["image"] ?? members["image"]
+            let campusID = summary["primary_campus_id"]?.numberValue?.intValue
+            if let campusID, let campus = state.campuses.first(where: { $0["id"] == .integer(campusID) }) {
+                members["campus"] = [Self.embed(campus)]
+            }
+            upsert(Intra42UserRecord(id: id, login: login, profile: .object(members), primaryCampusID: campusID))
+        }
+        if let rows = fileBody("GET /v2/users/{login}/projects_users")?.arrayValue {
+            state.projectsUsers.removeAll { $0.userID == ownerID }
+            state.projectsUsers += rows.map { Intra42OwnedRow(userID: ownerID, body: $0) }
+        }
+        if let rows = fileBody("GET /v2/users/{login}/locations")?.arrayValue {
+            state.locations.removeAll { $0.userID == ownerID }
+            state.locations += rows.map { Intra42OwnedRow(userID: ownerID, body: $0) }
+        }
+        if let rows = fileBody("GET /v2/campus/{id}/locations")?.arrayValue {
+            // Campus sessions name no user: they are spread over the other users.
+            let others = state.users.dropFirst().map(\.id)
+            for (index, row) in rows.enumerated() {
+                state.locations.append(
+                    Intra42OwnedRow(userID: others.isEmpty ? ownerID : others[index % others.count], body: row))
+            }
+        }
+        if let campus = fileBody("GET /v2/campus/{id}"), let id = campus["id"] {
+            state.campuses.removeAll { $0["id"] == id }
+            state.campuses.append(campus)
+        }
+        if let rows = fileBody("GET /v2/users/{login}/coalitions")?.arrayValue {
+            let ids = rows.compactMap { $0["id"] }
+            state.coalitions.removeAll { ids.contains($0["id"] ?? .null) }
+            state.coalitions += rows
+            let previous = state.memberships.filter { $0.userID == ownerID }
+            state.memberships.removeAll { $0.userID == ownerID }
+            for (index, id) in ids.enumerated() {
+                guard let coalitionID = id.numberValue?.intValue else { continue }
+                let old = previous.indices.contains(index) ? previous[index] : nil
+                state.memberships.append(
+                    Intra42Membership(userID: ownerID, coalitionID: coalitionID, score: old?.score, rank: old?.rank))
+            }
+        }
+        if let rows = fileBody("GET /v2/users/{login}/coalitions_users")?.arrayValue {
+            state.memberships.removeAll { $0.userID == ownerID }
+            for row in rows {
+                guard let coalitionID = row["coalition_id"]?.numberValue?.intValue else { continue }
+                state.memberships.append(
+                    Intra42Membership(
+                        userID: ownerID, coalitionID: coalitionID, score: row["score"]?.numberValue?.intValue,
+                        rank: row["rank"]?.numberValue?.intValue))
+            }
+        }
+        if let rows = fileBody("GET /v2/campus/{id}/events")?.arrayValue {
+            state.events += rows
+        }
+        if let rows = fileBody("GET /v2/me/slots")?.arrayValue {
+            state.slots.removeAll { $0.userID == ownerID }
+            for row in rows {
+                guard let id = row["id"]?.numberValue?.intValue, let begin = row["begin_at"]?.stringValue,
+                    let end = row["end_at"]?.stringValue
+                else { continue }
+                let scaleTeam = row["scale_team"] == .null ? nil : row["scale_team"]
+                state.slots.append(
+                    Intra42SlotRecord(id: id, userID: ownerID, beginAt: begin, endAt: end, scaleTeam: scaleTeam))
+            }
+        }
+    }
+
+    /// A user record from a `User` body; `nil` without an integer id and a login.
+    private func record(from profile: JSONValue) -> Intra42UserRecord? {
+        guard let id = profile["id"]?.numberValue?.intValue, let login = profile["login"]?.stringValue else {
+            return nil
+        }
+        let campusID = profile["campus"]?[0]?["id"]?.numberValue?.intValue
+        return Intra42UserRecord(id: id, login: login, profile: profile, primaryCampusID: campusID)
+    }
+
+    /// Adds a user, or replaces the one with the same id or login.
+    private mutating func upsert(_ record: Intra42UserRecord) {
+        if let index = state.users.firstIndex(where: { $0.id == record.id || $0.login == record.login }) {
+            relabel(state.users[index].id, as: record.id)
+            state.users[index] = record
+        } else {
+            state.users.append(record)
+        }
+    }
+
+    /// Moves what user `old` owns to user `new`.
+    private mutating func relabel(_ old: Int, as new: Int) {
+        guard old != new else { return }
+        for index in state.projectsUsers.indices where state.projectsUsers[index].userID == old {
+            state.projectsUsers[index].userID = new
+        }
+        for index in state.locations.indices where state.locations[index].userID == old {
+            state.locations[index].userID = new
+        }
+        for index in state.memberships.indices where state.memberships[index].userID == old {
+            state.memberships[index].userID = new
+        }
+        for index in state.slots.indices where state.slots[index].userID == old { state.slots[index].userID = new }
+    }
+
+    // MARK: Coherence
+
+    /// Every campus a user names exists (and the user's embed matches it), sessions point at a known campus,
+    /// events at least at one, coalitions of memberships exist, ids are unique, and campus user counts add up.
+    mutating func makeCoherent() {
+        for index in state.users.indices {
+            guard case .object(var members) = state.users[index].profile else { continue }
+            var embeds: [JSONValue] = []
+            for embed in members["campus"]?.arrayValue ?? [] {
+                guard let id = embed["id"] else { continue }
+                if let campus = state.campuses.first(where: { $0["id"] == id }) {
+                    embeds.append(Self.embed(campus))
+                } else {
+                    state.campuses.append(Self.campus(from: embed))
+                    embeds.append(embed)
+                }
+            }
+            if embeds.isEmpty {
+                embeds = [Self.embed(Self.lyon)]
+            }
+            members["campus"] = .array(embeds)
+            state.users[index].profile = .object(members)
+            state.users[index].primaryCampusID = embeds[0]["id"]?.numberValue?.intValue
+        }
+        let campusIDs = state.campuses.compactMap { $0["id"] }
+        for index in state.locations.indices
+        where !campusIDs.contains(state.locations[index].body["campus_id"] ?? .null) {
+            let owner = state.users.first { $0.id == state.locations[index].userID }
+            state.locations[index].body = Self.setting(
+                "campus_id", to: .integer(owner?.primaryCampusID ?? 9), in: state.locations[index].body)
+        }
+        // Sessions numbered in the order they began, as the API's ids grow.
+        var locationID = 21_000_000 + random.int(in: 0...999_999)
+        let order = state.locations.indices.sorted {
+            (state.locations[$0].body["begin_at"]?.stringValue ?? "")
+                < (state.locations[$1].body["begin_at"]?.stringValue ?? "")
+        }
+        var usedLocationIDs = Set<Int>()
+        for index in order {
+            let id = state.locations[index].body["id"]?.numberValue?.intValue ?? 0
+            if id > 0 && usedLocationIDs.insert(id).inserted { continue }
+            while usedLocationIDs.contains(locationID) { locationID += 1 }
+            usedLocationIDs.insert(locationID)
+            state.locations[index].body = Self.setting("id", to: .integer(locationID), in: state.locations[index].body)
+            locationID += 1 + random.int(in: 0...40)
+        }
+        var eventID = 28_000 + random.int(in: 0...999)
+        var usedEventIDs = Set<Int>()
+        for index in state.events.indices {
+            var event = state.events[index]
+            let ids = event["campus_ids"]?.arrayValue ?? []
+            if !ids.contains(where: campusIDs.contains) {
+                event = Self.setting(
+                    "campus_ids", to: .array(ids + [.integer(state.users[0].primaryCampusID ?? 9)]), in: event)
+            }
+            let id = event["id"]?.numberValue?.intValue ?? 0
+            if id <= 0 || !usedEventIDs.insert(id).inserted {
+                while usedEventIDs.contains(eventID) { eventID += 1 }
+                usedEventIDs.insert(eventID)
+                event = Self.setting("id", to: .integer(eventID), in: event)
+                eventID += 1 + random.int(in: 0...12)
+            }
+            state.events[index] = event
+        }
+        for membership in state.memberships
+        where !state.coalitions.contains(where: { $0["id"] == .integer(membership.coalitionID) }) {
+            state.coalitions.append([
+                "id": .integer(membership.coalitionID), "name": .string("Coalition \(membership.coalitionID)"),
+                "slug": .string("coalition-\(membership.coalitionID)"), "color": "#888888",
+                "image_url": .string("https://cdn.intra.42.fr/coalition/image/\(membership.coalitionID)/coalition.svg"),
+                "score": .null,
+            ])
+        }
+        var slotIDs = Set<Int>()
+        state.slots.removeAll { !slotIDs.insert($0.id).inserted }
+        state.nextSlotID = (state.slots.map(\.id).max() ?? 70_000_000) + 1
+        for index in state.campuses.indices
+        where [Self.lyon["id"], Self.paris["id"]].contains(state.campuses[index]["id"]) {
+            let id = state.campuses[index]["id"]?.numberValue?.intValue
+            let count = state.users.filter { user in
+                user.profile["campus"]?.arrayValue?.contains { $0["id"]?.numberValue?.intValue == id } == true
+            }.count
+            state.campuses[index] = Self.setting("users_count", to: .integer(count), in: state.campuses[index])
+        }
+    }
+
+    /// A full campus from the embed a user carries.
+    static func campus(from embed: JSONValue) -> JSONValue {
+        [
+            "id": embed["id"] ?? 0, "name": embed["name"] ?? "", "time_zone": embed["time_zone"] ?? "UTC",
+            "language": [
+                "id": 1, "name": embed["language"]?["name"] ?? "English",
+                "identifier": embed["language"]?["identifier"] ?? "en",
+            ],
+            "users_count": 1, "country": embed["country"] ?? "", "address": "", "zip": "", "city": embed["city"] ?? "",
+            "website": embed["website"] ?? "", "facebook": .null, "twitter": .null, "active": true,
+            "email_extension": .null,
+        ]
+    }
+
+    static func setting(_ key: String, to value: JSONValue, in object: JSONValue) -> JSONValue {
+        guard case .object(var members) = object else { return object }
+        members[key] = value
+        return .object(members)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import JWTKit
+import UnderstudyCore
+import UnderstudySpecs
+
+extension VideGreniersMock {
+    // MARK: Notifications
+
+    func notifications(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let (page, pageSize) = Self.paging(request)
+        let unreadOnly = request.query["unreadOnly"] == "true"
+        let rows = store.read { state in
+            state.notifications
+                .filter { $0.userId == caller && (!unreadOnly || $0.readOnUtc == nil) }
+                .sorted {
+                    $0.createdOnUtc != $1.createdOnUtc
+                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
+                }
+                .map { VideGreniersJSON.notification($0, in: state) }
+        }
+        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
+    }
+
+    func markNotificationRead(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let id = try Self.pathID(request, "notificationId")
+        try store.write { state in
+            guard let index = state.notifications.firstIndex(where: { $0.id == id && $0.userId == caller }) else {
+                throw MockError(.notFound, "notification \(id.uuidString.lowercased()) does not exist")
+            }
+            state.notifications[index].readOnUtc = state.notifications[index].readOnUtc ?? now
+            state.notifications[index].status = .read
+        }
+        return Self.ok(.null, now: now, message: "Notification marked as read")
+    }
+
+    /// Sends a notification to `userId`, or to every user when it is `null`; answers the copy of the
+    /// recipient (the caller's own copy for a broadcast).
+    func createNotification(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let command = try Self.decode(VideGreniers.CreateNotificationCommand.self, request)
+        let data = try store.write { state -> JSONValue in
+            var problems: [String] = []
+            if command.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                problems.append("title: must not be blank")
+            }
+            if command.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                problems.append("message: must not be blank")
+            }
+            if let userId = command.userId, state.user(userId) == nil {
+                problems.append("userId: no user has the id \(userId.uuidString.lowercased())")
+            }
+            if let eventId = command.eventId, state.event(eventId) == nil {
+                problems.append("eventId: no event has the id \(eventId.uuidString.lowercased())")
+            }
+            if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
+            let recipients = command.userId.map { [$0] } ?? state.users.map(\.id)
+            var answer: Notification?
+            for recipient in recipients {
+                let notification = Notification(
+                    id: state.nextID(), userId: recipient, title: command.title, message: command.message,
+                    type: command.type, status: .sent, readOnUtc: nil, sentOnUtc: now, actionUrl: command.actionUrl,
+                    actionText: command.actionText, imageUrl: command.imageUrl, createdOnUtc: now,
+                    eventId: command.eventId, eventTitle: command.eventId.flatMap { state.event($0)?.title })
+                state.notifications.append(notification)
+                if answer == nil || recipient == caller { answer = notification }
+            }
+            return answer.map { VideGreniersJSON.notification($0, in: state) } ?? .null
+        }
+        return Self.ok(data, now: now, status: 201)
+    }
+
+    // MARK: User
+
+    func profile(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let data = try store.read { state in VideGreniersJSON.user(try Self.existingUser(caller, in: state), in: state)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    func updateProfile(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let body = try Self.decode(VideGreniers.UpdateProfileRequest.self, request)
+        var problems: [String] = []
+        let firstName = body.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lastName = body.lastName.trimmingCharacters(in: .whitespacesAndNewlines)
+        if firstName.isEmpty { problems.append("firstName: must not be blank") }
+        if lastName.isEmpty { problems.append("lastName: must not be blank") }
+        if firstName.count > 100 { problems.append("firstName: must have at most 100 characters") }
+        if lastName.count > 100 { problems.append("lastName: must have at most 100 characters") }
+        if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
+        let data = try store.write { state -> JSONValue in
+            guard let index = state.users.firstIndex(where: { $0.id == caller }) else {
+                throw MockError(.unauthorized, "user \(caller) does not exist")
+            }
+            state.users[index].firstName = firstName
+            state.users[index].lastName = lastName
+            if let phone = body.phone { state.users[index].phoneNumber = phone.isEmpty ? nil : phone }
+            if let bio = body.bio { state.users[index].bio = bio }
+            if let avatarUrl = body.avatarUrl { state.users[index].avatarUrl = avatarUrl }
+            if let language = body.preferredLanguage { state.users[index].preferredLanguage = language }
+            if let value = body.emailNotifications { state.users[index].emailNotifications = value }
+            if let value = body.pushNotifications { state.users[index].pushNotifications = value }
+            if let value = body.smsNotifications { state.users[index].smsNotifications = value }
+            state.users[index].modifiedOnUtc = now
+            state.record(.profileUpdated, user: caller, at: now)
+            return VideGreniersJSON.user(state.users[index], in: state)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    func accountStatistics(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let data = try store.read { state -> JSONValue in
+            let user = try Self.existingUser(caller, in: state)
+            let notifications = state.notifications.filter { $0.userId == caller }
+            return [
+                "totalFavorites": .integer(state.favorites.count { $0.userId == caller }),
+                "totalEventsCreated": .integer(state.events.count { $0.organizerId == caller }),
+                "totalNotifications": .integer(notifications.count),
+                "unreadNotifications": .integer(notifications.count { $0.readOnUtc == nil }),
+                "accountCreatedDate": VideGreniersJSON.date(user.createdOnUtc),
+                "lastLoginDate": VideGreniersJSON.date(user.lastLoginDate),
+                "daysActive": .integer(max(0, Int((now - user.createdOnUtc) / 86_400))),
+            ]
+        }
+        return Self.ok(data, now: now)
+    }
+
+    /// Deletes the caller with their favorites, notifications, activity log, refresh tokens and drafts;
+    /// their published events stay, without an organiser account. Their tokens are refused afterwards.
+    func deleteAccount(_ request: MockRequest, now: Double) async throws -> MockResponse {
+        let caller = try caller(request)
+        let claims = try? await tokens.verify(request.principal?.token ?? "")
+        try store.write { state in
+            guard state.user(caller) != nil else { throw MockError(.unauthorized, "user \(caller) does not exist") }
+            state.users.removeAll { $0.id == caller }
+            let drafts = Set(state.events.filter { $0.organizerId == caller && $0.status == .draft }.map(\.id))
+            state.events.removeAll { drafts.contains($0.id) }
+            for index in state.events.indices where state.events[index].organizerId == caller {
+                state.events[index].organizerId = nil
+            }
+            state.favorites.removeAll { $0.userId == caller || drafts.contains($0.eventId) }
+            state.notifications.removeAll { $0.userId == caller }
+            state.activities.removeAll { $0.userId == caller }
+            state.refreshTokens.removeAll { $0.userId == caller }
+            if let claims, let jti = claims.jti?.value {
+                state.revokedAccessTokens[jti] = claims.exp.value.timeIntervalSinceReferenceDate
+            }
+            state.prune(now: now)
+        }
+        return Self.ok(.null, now: now, message: "Account deleted")
+    }
+
+    static func existingUser(_ id: UUID, in state: State) throws -> User {
+        guard let user = state.user(id) else { throw MockError(.unauthorized, "user \(id) does not exist") }
+        return user
+    }
+
+    // MARK: User activities
+
+    func userActivities(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let (page, pageSize) = Self.paging(request)
+        let type = request.query["activityType"].flatMap { Int($0) }
+        let from = try Self.queryDate(request, "startDate")
+        let until = try Self.queryDate(request, "endDate")
+        let rows = store.read { state in
+            state.activities
+                .filter { activity in
+                    activity.userId == caller && (type == nil || activity.activityType.rawValue == type)
+                        && (from == nil || activity.createdOnUtc >= from!)
+                        && (until == nil || activity.createdOnUtc <= until!)
+                }
+                .sorted {
+                    $0.createdOnUtc != $1.createdOnUtc
+                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
+                }
+                .map { VideGreniersJSON.activity($0, in: state) }
+        }
+        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
+    }
+
+    /// Counts over `startDate`...`endDate` (default: the last 30 days). `activityCounts` is written as the
+    /// flat `[type, count, type, count, ...]` array that `JSONDecoder` expects for `[UserActivityType: Int]`.
+    func activityStatistics(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let end = try Self.queryDate(request, "endDate") ?? now
+        let start = try Self.queryDate(request, "startDate") ?? end - 30 * 86_400
+        guard start <= end else { throw MockError(.badRequest, "endDate: must not be before startDate") }
+        let data = store.read { state -> JSONValue in
+            let activities = state.activities.filter {
+                $0.userId == caller && $0.createdOnUtc >= start && $0.createdOnUtc <= end
+            }
+            var counts: [Int: Int] = [:]
+            for activity in activities { counts[activity.activityType.rawValue, default: 0] += 1 }
+            var terms: [String: Int] = [:]
+            for term in activities.compactMap(\.searchTerm) where !term.isEmpty { terms[term, default: 0] += 1 }
+            let topTerms = terms.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
+            return [
+                "totalActivities": .integer(activities.count),
+                "activityCounts": .array(counts.keys.sorted().flatMap { [.integer($0), .integer(counts[$0]!)] }),
+                "eventsViewed": .integer(counts[VideGreniers.UserActivityType.eventViewed.rawValue] ?? 0),
+                "eventsFavorited": .integer(counts[VideGreniers.UserActivityType.eventFavorited.rawValue] ?? 0),
+                "eventsCreated": .integer(counts[VideGreniers.UserActivityType.eventCreated.rawValue] ?? 0),
+                "searchesPerformed": .integer(counts[VideGreniers.UserActivityType.eventSearched.rawValue] ?? 0),
+                "topSearchTerms": .array(topTerms.map { .string($0.key) }),
+                "lastActivityDate": VideGreniersJSON.date(activities.map(\.createdOnUtc).max()),
+                "periodStart": VideGreniersJSON.date(start),
+                "periodEnd": VideGreniersJSON.date(end),
+            ]
+        }
+        return Self.ok(data, now: now)
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+extension VideGreniersMock {
+    /// The `sortBy` values understood, compared without case (the document names only the default, StartDate).
+    static let sortFields = [
+        "StartDate", "EndDate", "Title", "City", "CreatedOnUtc", "EntryFeeAmount", "FavoriteCount",
+    ]
+
+    func events(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = optionalCaller(request)
+        let (page, pageSize) = Self.paging(request)
+        let query = request.query
+        let from = try Self.queryDate(request, "startDate")
+        let until = try Self.queryDate(request, "endDate")
+        let sortBy = query["sortBy"] ?? "StartDate"
+        guard let sortField = Self.sortFields.first(where: { $0.lowercased() == sortBy.lowercased() }) else {
+            throw MockError(
+                .badRequest,
+                "sortBy: \"\(sortBy)\" is not a sort field; use one of \(Self.sortFields.joined(separator: ", "))")
+        }
+        let descending = query["sortDescending"] == "true"
+        let categoryId = query["categoryId"].flatMap { UUID(uuidString: $0) }
+        let eventType = query["eventType"].flatMap { Int($0) }
+        let search = query["searchTerm"].map(Self.folded).flatMap { $0.isEmpty ? nil : $0 }
+        let city = query["city"].map(Self.folded).flatMap { $0.isEmpty ? nil : $0 }
+        let hasEntryFee = query["hasEntryFee"].map { $0 == "true" }
+
+        let rows = store.read { state -> [JSONValue] in
+            var events = state.events.filter { event in
+                guard state.isVisible(event, to: caller) else { return false }
+                if let search, !Self.folded(event.title).contains(search),
+                    !Self.folded(event.description).contains(search)
+                {
+                    return false
+                }
+                if let categoryId, event.categoryId != categoryId { return false }
+                if let eventType, event.eventType.rawValue != eventType { return false }
+                if let city, !Self.folded(event.city).contains(city) { return false }
+                if let from, event.startDate < from { return false }
+                if let until, event.startDate > until { return false }
+                if let hasEntryFee, Self.hasFee(event) != hasEntryFee { return false }
+                return true
+            }
+            events.sort { lhs, rhs in
+                let order = Self.compare(lhs, rhs, by: sortField, in: state)
+                if order == .orderedSame { return lhs.id.uuidString < rhs.id.uuidString }
+                return descending ? order == .orderedDescending : order == .orderedAscending
+            }
+            return events.map { VideGreniersJSON.event($0, in: state, caller: caller) }
+        }
+        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
+    }
+
+    func event(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = optionalCaller(request)
+        let id = try Self.pathID(request, "id")
+        let data = try store.read { state in
+            guard let event = state.event(id), state.isVisible(event, to: caller) else {
+                throw MockError(.notFound, "event \(id.uuidString.lowercased()) does not exist")
+            }
+            return VideGreniersJSON.event(event, in: state, caller: caller)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    func nearbyEvents(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = optionalCaller(request)
+        let latitude = request.query["latitude"].flatMap { Double($0) } ?? 0
+        let longitude = request.query["longitude"].flatMap { Double($0) } ?? 0
+        var problems: [String] = []
+        if !(-90...90).contains(latitude) { problems.append("latitude: must be between -90 and 90") }
+        if !(-180...180).contains(longitude) { problems.append("longitude: must be between -180 and 180") }
+        if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
+        let radius = Double(request.query["radiusKm"].flatMap { Int($0) } ?? 10)
+        let limit = request.query["limit"].flatMap { Int($0) } ?? 20
+        let rows = store.read { state -> [JSONValue] in
+            var found: [(event: Event, distance: Double)] = []
+            for event in state.events where state.isVisible(event, to: caller) {
+                let distance = Self.distanceKm(latitude, longitude, event.latitude, event.longitude)
+                if distance <= radius { found.append((event, distance)) }
+            }
+            found.sort { lhs, rhs in
+                lhs.distance != rhs.distance ? lhs.distance < rhs.distance : lhs.event.startDate < rhs.event.startDate
+            }
+            return found.prefix(limit).map {
+                VideGreniersJSON.event($0.event, in: state, caller: caller, distanceKm: $0.distance)
+            }
+        }
+        return Self.ok(.array(rows), now: now)
+    }
+
+    func createEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let command = try Self.decode(VideGreniers.CreateEventCommand.self, request)
+        let details = VideGreniersEventDetails(command, json: request.json)
+        let data = try store.write { state -> JSONValue in
+            try details.validate(in: state)
+            guard let organizer = state.user(caller) else {
+                throw MockError(.unauthorized, "user \(caller) does not exist")
+            }
+            var event = Event(
+                id: state.nextID(), organizerId: caller,
+                organizerName: organizer.fullName.isEmpty ? organizer.email : organizer.fullName,
+                title: "", description: "", street: "", city: "", postalCode: "", country: "", latitude: 0,
+                longitude: 0,
+                startDate: 0, endDate: 0, status: .draft, eventType: .other, allowsEarlyBird: false, createdOnUtc: now)
+            details.apply(to: &event)
+            state.events.append(event)
+            state.record(.eventCreated, user: caller, event: event, at: now)
+            return VideGreniersJSON.event(event, in: state, caller: caller)
+        }
+        return Self.ok(data, now: now, status: 201)
+    }
+
+    func updateEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let id = try Self.pathID(request, "id")
+        let command = try Self.decode(VideGreniers.UpdateEventCommand.self, request)
+        let details = VideGreniersEventDetails(command, json: request.json)
+        let data = try store.write { state -> JSONValue in
+            var problems: [String] = []
+            if command.id != id {
+                let (expected, found) = (id.uuidString.lowercased(), command.id.uuidString.lowercased())
+                problems.append("id: must equal the id of the path (\(expected)), got \(found)")
+            }
+            problems += details.problems(in: state)
+            if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
+            let index = try Self.ownedEvent(id, by: caller, in: state, action: "update")
+            let status = state.events[index].status
+            guard status != .cancelled && status != .completed else {
+                throw MockError(.badRequest, "status: a \(Self.statusName(status)) event cannot be updated")
+            }
+            details.apply(to: &state.events[index])
+            state.events[index].modifiedOnUtc = now
+            let event = state.events[index]
+            state.record(.eventUpdated, user: caller, event: event, at: now)
+            return VideGreniersJSON.event(event, in: state, caller: caller)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    func publishEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let id = try Self.pathID(request, "id")
+        let data = try store.write { state -> JSONValue in
+            let index = try Self.ownedEvent(id, by: caller, in: state, action: "publish")
+            let status = state.events[index].status
+            guard status == .draft else {
+                throw MockError(
+                    .badRequest, "status: only draft events can be published; this one is \(Self.statusName(status))")
+            }
+            state.events[index].status = .published
+            state.events[index].publishedOnUtc = now
+            state.events[index].modifiedOnUtc = now
+            let event = state.events[index]
+            state.record(.eventPublished, user: caller, event: event, at: now)
+            return VideGreniersJSON.event(event, in: state, caller: caller)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    func cancelEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let id = try Self.pathID(request, "id")
+        let body = try Self.decode(VideGreniers.CancelEventRequest.self, request)
+        let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard reason.count >= 10 else {
+            throw MockError(.badRequest, "reason: must have at least 10 characters besides spaces")
+        }
+        let data = try store.write { state -> JSONValue in
+            let index = try Self.ownedEvent(id, by: caller, in: state, action: "cancel")
+            let status = state.events[index].status
+            guard status != .cancelled && status != .completed else {
+                throw MockError(.badRequest, "status: a \(Self.statusName(status)) event cannot be cancelled")
+            }
+            state.events[index].status = .cancelled
+            state.events[index].cancellationReason = reason
+            state.events[index].modifiedOnUtc = now
+            let event = state.events[index]
+            state.record(.eventCancelled, user: caller, event: event, metadata: reason, at: now)
+            // Whoever kept the event as a favorite hears about it, as the app's notification types suggest.
+            for favorite in state.favorites where favorite.eventId == id && favorite.userId != caller {
+                state.notifications.append(
+                    Notification(
+                        id: state.nextID(), userId: favorite.userId, title: "Événement annulé : \(event.title)",
+                        message: reason, type: .event, status: .sent, readOnUtc: nil, sentOnUtc: now,
+                        actionUrl: "videgreniers://events/\(id.uuidString.lowercased())", actionText: "Voir",
+                        imageUrl: nil, createdOnUtc: now, eventId: id, eventTitle: event.title))
+            }
+            return VideGreniersJSON.event(event, in: state, caller: caller)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    // MARK: Helpers
+
+    /// The index of an event the caller organises: 404 when it does not exist (or is another organiser's
+    /// draft, which is invisible), 403 when it is someone else's.
+    static func ownedEvent(_ id: UUID, by caller: UUID, in state: State, action: String) throws -> Int {
+        guard let index = state.events.firstIndex(where: { $0.id == id }),
+            state.isVisible(state.events[index], to: caller)
+        else {
+            throw MockError(.notFound, "event \(id.uuidString.lowercased()) does not exist")
+        }
+        guard state.events[index].organizerId == caller else {
+            throw MockError(.forbidden, "only the organiser of event \(id.uuidString.lowercased()) may \(action) it")
+        }
+        return index
+    }
+
+    static func statusName(_ status: VideGreniers.EventStatus) -> String { "\(status)" }
+
+    static func hasFee(_ event: Event) -> Bool {
+        guard let literal = event.entryFeeAmount, let amount = Decimal(string: literal) else { return false }
+        return amount > 0
+    }
+
+    /// Lower-cased and without accents, so "Brocante" finds "brocanté" and "lyon" finds "Lyon".
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    static func compare(_ lhs: Event, _ rhs: Event, by field: String, in state: State) -> ComparisonResult {
+        func order<T: Comparable>(_ left: T, _ right: T) -> ComparisonResult {
+            left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+        }
+        switch field {
+        case "EndDate": return order(lhs.endDate, rhs.endDate)
+        case "Title": return order(folded(lhs.title), folded(rhs.title))
+        case "City": return order(folded(lhs.city), folded(rhs.city))
+        case "CreatedOnUtc": return order(lhs.createdOnUtc, rhs.createdOnUtc)
+        case "EntryFeeAmount":
+            return order(
+                lhs.entryFeeAmount.flatMap { Decimal(string: $0) } ?? 0,
+                rhs.entryFeeAmount.flatMap { Decimal(string: $0) } ?? 0)
+        case "FavoriteCount": return order(state.favoriteCount(of: lhs.id), state.favoriteCount(of: rhs.id))
+        default: return order(lhs.startDate, rhs.startDate)
+        }
+    }
+
+    /// The great-circle distance in kilometres (haversine, mean Earth radius).
+    static func distanceKm(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double)
+        -> Double
+    {
+        let radians = Double.pi / 180
+        let deltaLatitude = (latitude2 - latitude1) * radians
+        let deltaLongitude = (longitude2 - longitude1) * radians
+        let a =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
+            + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
+        return 6371.0 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    /// Known city centres, used when a command leaves out the coordinates and for the seeded events.
+    static let cityCentres: [String: (latitude: Double, longitude: Double, postalCode: String)] = [
+        "paris": (48.8566, 2.3522, "75001"), "lyon": (45.7640, 4.8357, "69001"),
+        "bourg-en-bresse": (46.2057, 5.2281, "01000"), "nantes": (47.2184, -1.5536, "44000"),
+        "lille": (50.6292, 3.0573, "59000"), "bordeaux": (44.8378, -0.5792, "33000"),
+        "toulouse": (43.6047, 1.4442, "31000"), "marseille": (43.2965, 5.3698, "13001"),
+    ]
+
+    /// The centre of mainland France, for commands without coordinates in an unknown city.
+    static let franceCentre = (latitude: 46.6034, longitude: 1.8883)
+}

@@ -1,0 +1,114 @@
+import Foundation
+import UnderstudyCore
+import UnderstudySpecs
+
+extension VideGreniersMock {
+    func favorites(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let (page, pageSize) = Self.paging(request)
+        let rows = store.read { state in
+            state.favorites
+                .filter { $0.userId == caller }
+                .sorted {
+                    $0.createdOnUtc != $1.createdOnUtc
+                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
+                }
+                .compactMap { VideGreniersJSON.favorite($0, in: state) }
+        }
+        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
+    }
+
+    func addFavorite(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let eventId = try Self.pathID(request, "eventId")
+        let data = try store.write { state -> JSONValue in
+            let event = try Self.visibleEvent(eventId, to: caller, in: state)
+            guard !state.isFavorite(eventId, of: caller) else {
+                throw MockError(.conflict, "eventId: event \(eventId.uuidString.lowercased()) is already a favorite")
+            }
+            let favorite = Favorite(
+                id: state.nextID(), userId: caller, eventId: eventId, createdOnUtc: now, status: .active)
+            state.favorites.append(favorite)
+            state.record(.eventFavorited, user: caller, event: event, at: now)
+            return VideGreniersJSON.favorite(favorite, in: state) ?? .null
+        }
+        return Self.ok(data, now: now, status: 201)
+    }
+
+    func removeFavorite(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let eventId = try Self.pathID(request, "eventId")
+        try store.write { state in
+            guard let index = state.favorites.firstIndex(where: { $0.userId == caller && $0.eventId == eventId }) else {
+                throw MockError(.notFound, "event \(eventId.uuidString.lowercased()) is not one of your favorites")
+            }
+            state.favorites.remove(at: index)
+            state.record(.eventUnfavorited, user: caller, event: state.event(eventId), at: now)
+        }
+        return Self.ok(.null, now: now, message: "Removed from favorites")
+    }
+
+    func toggleFavorite(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let eventId = try Self.pathID(request, "eventId")
+        let added = try store.write { state -> Bool in
+            let event = try Self.visibleEvent(eventId, to: caller, in: state)
+            if let index = state.favorites.firstIndex(where: { $0.userId == caller && $0.eventId == eventId }) {
+                state.favorites.remove(at: index)
+                state.record(.eventUnfavorited, user: caller, event: event, at: now)
+                return false
+            }
+            state.favorites.append(
+                Favorite(id: state.nextID(), userId: caller, eventId: eventId, createdOnUtc: now, status: .active))
+            state.record(.eventFavorited, user: caller, event: event, at: now)
+            return true
+        }
+        let data: JSONValue = [
+            "eventId": VideGreniersJSON.id(eventId), "isFavorite": .bool(added), "action": added ? "added" : "removed",
+        ]
+        return Self.ok(data, now: now)
+    }
+
+    /// For each id of the body, whether it is one of the caller's favorites; ids that are not UUIDs (the
+    /// document's `"event-uuid-1"`) are simply not favorites.
+    func favoriteStatus(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let ids = try Self.decode([String].self, request)
+        let data = store.read { state -> JSONValue in
+            var map: [String: JSONValue] = [:]
+            for text in ids {
+                map[text] = .bool(UUID(uuidString: text).map { state.isFavorite($0, of: caller) } ?? false)
+            }
+            return .object(map)
+        }
+        return Self.ok(data, now: now)
+    }
+
+    /// The caller's favorites whose event starts between now and `daysAhead` days from now, soonest
+    /// first; cancelled events are left out.
+    func upcomingFavorites(_ request: MockRequest, now: Double) throws -> MockResponse {
+        let caller = try caller(request)
+        let days = request.query["daysAhead"].flatMap { Int($0) } ?? 7
+        let horizon = now + Double(days) * 86_400
+        let rows = store.read { state -> [JSONValue] in
+            var found: [(favorite: Favorite, start: Double)] = []
+            for favorite in state.favorites where favorite.userId == caller {
+                guard let event = state.event(favorite.eventId), event.status != .cancelled else { continue }
+                if event.startDate >= now && event.startDate <= horizon { found.append((favorite, event.startDate)) }
+            }
+            found.sort { lhs, rhs in
+                lhs.start != rhs.start ? lhs.start < rhs.start : lhs.favorite.id.uuidString < rhs.favorite.id.uuidString
+            }
+            return found.compactMap { VideGreniersJSON.favorite($0.favorite, in: state) }
+        }
+        return Self.ok(.array(rows), now: now)
+    }
+
+    /// An event the caller may see, or 404.
+    static func visibleEvent(_ id: UUID, to caller: UUID, in state: State) throws -> Event {
+        guard let event = state.event(id), state.isVisible(event, to: caller) else {
+            throw MockError(.notFound, "event \(id.uuidString.lowercased()) does not exist")
+        }
+        return event
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Synchronization
+import UnderstudyCore
+
+/// The transport-independent heart of a mock: routes a request to its endpoint, applies faults,
+/// authenticates, validates against the descriptor, and lets the API's behaviour answer.
+///
+/// Every failure becomes a response in the API's own envelope: unknown routes (404), wrong methods
+/// (405), bodies over the limit (413), malformed JSON and invalid input (400, or the API's validation
+/// status), missing or bad credentials (401), missing rights (403), and unexpected errors (500).
+/// The Hummingbird server and the `URLProtocol` stub both call ``respond(to:)``.
+public final class MockEngine: Sendable {
+    public let behaviour: any MockBehaviour
+    public let configuration: MockConfiguration
+    private let routes: [Route]
+    private let faults: Mutex<FaultState>
+    private let cache = Mutex<[CacheKey: MockResponse]>([:])
+    private let rateLimiter: RateLimiter?
+
+    struct Route: Sendable {
+        let spec: APISpec
+        let endpoint: AnyEndpoint
+        let segments: [PathTemplate.Segment]
+        let literalCount: Int
+    }
+
+    struct FaultState {
+        var rules: [FaultRule]
+        var random: SeededRandom
+    }
+
+    struct CacheKey: Hashable {
+        let version: UInt64
+        let route: String
+        let path: String
+        let query: String
+        let subject: String?
+        /// Headers answers vary on: the host (42's absolute `Link` URLs) and PostgREST's `Range`,
+        /// `Range-Unit`, `Prefer` and `Accept`.
+        let variant: String
+    }
+
+    static let varyingHeaders = ["host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit", "prefer", "accept"]
+
+    /// Creates an engine for a behaviour.
+    public init(behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) {
+        self.behaviour = behaviour
+        self.configuration = configuration
+        routes = behaviour.specs.flatMap { spec in
+            spec.endpoints.map { endpoint in
+                let segments = endpoint.path.segments
+                let literals = segments.filter { if case .literal = $0 { true } else { false } }.count
+                return Route(spec: spec, endpoint: endpoint, segments: segments, literalCount: literals)
+            }
+        }.sorted { $0.literalCount > $1.literalCount }
+        faults = Mutex(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
+        rateLimiter = configuration.rateLimit.map { RateLimiter($0, now: configuration.now) }
+    }
+
+    /// The fault rules in force.
+    public var faultRules: [FaultRule] { faults.withLock { $0.rules } }
+
+    /// Replaces the fault rules.
+    public func setFaults(_ rules: [FaultRule]) { faults.withLock { $0.rules = rules } }
+
+    /// The 413 answer for a body over ``MockConfiguration/maximumBodyBytes``.
+    public func payloadTooLarge(path: String) -> MockResponse {
+        behaviour.errorResponse(
+            MockError(.payloadTooLarge, "the body of \(path) is over the \(configuration.maximumBodyBytes)-byte limit"),
+            spec: behaviour.specs[0])
+    }
+
+    /// Answers one request.
+    public func respond(to raw: RawRequest) async -> MockResponse {
+        let spec = behaviour.specs[0]
+        if raw.path.hasPrefix("/__understudy/") { return await admin(raw, spec: spec) }
+        guard let method = HTTPMethod(rawValue: raw.method) else {
+            return behaviour.errorResponse(MockError(.init(rawValue: 405), "method \(raw.method) is not supported"), spec: spec)
+        }
+        let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
+        let candidates = routes.filter { Self.matches($0.segments, segments) }
+        let matched = candidates.first { $0.endpoint.method == method }
+
+        if let response = await injectFault(endpoint: matched?.endpoint.id) { return response }
+
+        guard let route = matched else {
+            if let other = candidates.first {
+                let allowed = candidates.map(\.endpoint.method.rawValue).joined(separator: ", ")
+                return behaviour.errorResponse(
+                    MockError(.init(rawValue: 405), "\(raw.method) is not allowed on \(raw.path); allowed: \(allowed)", headers: [("Allow", allowed)]),
+                    spec: other.spec)
+            }
+            return behaviour.errorResponse(MockError(.notFound, "no route for \(raw.method) \(raw.path)"), spec: spec)
+        }
+        do {
+            return try await answer(raw, method: method, route: route, segments: segments)
+        } catch let error as MockError {
+            return behaviour.errorResponse(error, spec: route.spec)
+        } catch {
+            return behaviour.errorResponse(MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
+        }
+    }
+
+    private func answer(_ raw: RawRequest, method: HTTPMethod, route: Route, segments: [Substring]) async throws -> MockResponse {
+        if let limiter = rateLimiter, let retryAfter = limiter.admit(raw.header("authorization") ?? raw.client) {
+            throw MockError(.tooManyRequests, "rate limit exceeded; retry in \(retryAfter) seconds", headers: [("Retry-After", String(retryAfter))])
+        }
+        guard raw.body.count <= configuration.maximumBodyBytes else {
+            throw MockError(.payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(configuration.maximumBodyBytes)-byte limit")
+        }
+        var request = MockRequest(method: method, path: raw.path, query: QueryItems(raw.query), headers: raw.headers, body: raw.body)
+        for (segment, part) in zip(route.segments, segments) {
+            if case .parameter(let name) = segment { request.pathParameters[name] = QueryItems.decode(part) }
+        }
+        let endpoint = route.endpoint
+        if case .announced(let note) = endpoint.availability {
+            throw MockError(.notFound, "\(endpoint.id) is not available yet (\(note))")
+        }
+
+        request.principal = try await behaviour.authenticate(request, endpoint: endpoint)
+        switch endpoint.auth {
+        case .none, .optional: break
+        case .required:
+            guard request.principal != nil else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
+        case .role(let role):
+            guard let principal = request.principal else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
+            guard principal.has(role: role) else { throw MockError(.forbidden, "the \(role) role is required") }
+        }
+
+        try RequestValidation(endpoint: endpoint, spec: route.spec, status: behaviour.validationStatus).validate(&request)
+
+        let cacheable = method == .get
+        let key = CacheKey(
+            version: behaviour.stateVersion, route: endpoint.id, path: raw.path, query: raw.query,
+            subject: request.principal?.subject,
+            variant: Self.varyingHeaders.map { raw.header($0) ?? "" }.joined(separator: "\n"))
+        if cacheable, let cached = cache.withLock({ $0[key] }) { return cached }
+        let response = try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
+        if cacheable && response.status == 200 {
+            cache.withLock { cache in
+                if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+                cache[key] = response
+            }
+        }
+        return response
+    }
+
+    static func matches(_ template: [PathTemplate.Segment], _ segments: [Substring]) -> Bool {
+        guard template.count == segments.count else { return false }
+        for (segment, part) in zip(template, segments) {
+            if case .literal(let literal) = segment, literal != part { return false }
+        }
+        return true
+    }
+
+    // MARK: Faults
+
+    private func injectFault(endpoint: String?) async -> MockResponse? {
+        let decision: (latency: Int, status: Int?, drop: Bool, malformed: Bool)? = faults.withLock { state in
+            let rules = state.rules.filter { $0.applies(to: endpoint) }
+            guard !rules.isEmpty else { return nil }
+            var latency = 0
+            var status: Int?
+            var drop = false
+            var malformed = false
+            for rule in rules {
+                latency += rule.latencyMilliseconds
+                if rule.errorRate > 0 && state.random.chance(rule.errorRate) { status = rule.status ?? 500 }
+                if rule.dropRate > 0 && state.random.chance(rule.dropRate) { drop = true }
+                if rule.malformedRate > 0 && state.random.chance(rule.malformedRate) { malformed = true }
+            }
+            return (latency, status, drop, malformed)
+        }
+        guard let decision else { return nil }
+        if decision.latency > 0 { try? await Task.sleep(for: .milliseconds(decision.latency)) }
+        if decision.drop {
+            var response = MockResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"dropped":"#.utf8))
+            response.dropConnection = true
+            return response
+        }
+        if let status = decision.status {
+            let spec = behaviour.specs[0]
+            return behaviour.errorResponse(MockError(HTTPStatus(rawValue: status), "injected fault: status \(status)"), spec: spec)
+        }
+        if decision.malformed {
+            return MockResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"data": [{"id": "#.utf8))
+        }
+        return nil
+    }
+
+    // MARK: Admin routes
+
+    private func admin(_ raw: RawRequest, spec: APISpec) async -> MockResponse {
+        switch (raw.method, raw.path) {
+        case ("POST", "/__understudy/reset"):
+            do {
+                try behaviour.reset()
+                cache.withLock { $0.removeAll() }
+                return .json(["reset": true])
+            } catch {
+                return .json(["error": .string("\(error)")], status: 500)
+            }
+        case ("POST", "/__understudy/token"):
+            let user = (try? JSONValue(parsing: raw.body))?["user"]?.stringValue
+            do {
+                return .json(try await behaviour.issueToken(for: user))
+            } catch let error as MockError {
+                return behaviour.errorResponse(error, spec: spec)
+            } catch {
+                return .json(["error": .string("\(error)")], status: 500)
+            }
+        case ("GET", "/__understudy/faults"):
+            return .json(["rules": .array(faultRules.map { .string($0.description) })])
+        case ("PUT", "/__understudy/faults"), ("POST", "/__understudy/faults"):
+            guard let rules = (try? JSONValue(parsing: raw.body))?["rules"]?.arrayValue else {
+                return .json(["error": #"expected {"rules": ["GET /path: latency=200ms", ...]}"#], status: 400)
+            }
+            do {
+                let parsed = try rules.map { rule throws(FaultRuleError) in
+                    guard let text = rule.stringValue else { throw FaultRuleError("every rule must be a string") }
+                    return try FaultRule(parsing: text)
+                }
+                setFaults(parsed)
+                return .json(["rules": .array(parsed.map { .string($0.description) })])
+            } catch {
+                return .json(["error": .string(error.description)], status: 400)
+            }
+        case ("DELETE", "/__understudy/faults"):
+            setFaults([])
+            return .json(["rules": []])
+        default:
+            return .json(["error": .string("no admin route \(raw.method) \(raw.path)")], status: 404)
+        }
+    }
+}
+
+/// A request as the transport delivers it.
+public struct RawRequest: Sendable {
+    public var method: String
+    public var path: String
+    /// The query string without `?`.
+    public var query: String
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The client address or another key for rate limiting.
+    public var client: String
+
+    public init(method: String, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = [], client: String = "local") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
+        self.client = client
+    }
+
+    /// Splits `path?query`.
+    public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "local") {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        self.init(
+            method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "", headers: headers, body: body,
+            client: client)
+    }
+
+    func header(_ name: String) -> String? { headers[name] }
+}

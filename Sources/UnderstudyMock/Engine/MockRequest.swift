@@ -1,0 +1,116 @@
+import UnderstudyCore
+
+/// A request as a mock behaviour sees it: transport-independent, already routed, authenticated and
+/// validated against the endpoint's descriptor.
+public struct MockRequest: Sendable {
+    public var method: HTTPMethod
+    /// The path without the query (`/api/events/42`).
+    public var path: String
+    /// Path parameters of the matched endpoint (`["id": "42"]`), percent-decoded.
+    public var pathParameters: [String: String]
+    public var query: QueryItems
+    /// Header values by lower-cased name (the last value wins).
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The body parsed as JSON, when there is one and it parsed.
+    public var json: JSONValue?
+    /// Who is calling, when a credential was presented and accepted.
+    public var principal: Principal?
+
+    public init(
+        method: HTTPMethod, path: String, query: QueryItems = QueryItems(""), headers: [String: String] = [:],
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.pathParameters = [:]
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
+    }
+
+    /// A header value by case-insensitive name.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The bearer token of the `Authorization` header, if any.
+    public var bearerToken: String? {
+        guard let authorization = header("authorization") else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingSpaces
+    }
+}
+
+/// An authenticated caller.
+public struct Principal: Sendable, Hashable {
+    /// The user id (JWT `sub`, 42 user id).
+    public var subject: String
+    public var roles: [String]
+    /// The raw credential, so logout can revoke it.
+    public var token: String
+
+    public init(subject: String, roles: [String] = [], token: String) {
+        self.subject = subject
+        self.roles = roles
+        self.token = token
+    }
+
+    /// Whether the caller has a role (compared without case: documents write `Admin`, `admin`).
+    public func has(role: String) -> Bool { roles.contains { $0.lowercased() == role.lowercased() } }
+}
+
+/// The query string as ordered name/value pairs, percent-decoded, `+` as space.
+public struct QueryItems: Sendable, Hashable {
+    public let items: [(name: String, value: String)]
+    /// The raw query string, without `?`.
+    public let raw: String
+
+    public init(_ raw: String) {
+        self.raw = raw
+        items = raw.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.decode(parts[0])
+            let value = parts.count > 1 ? Self.decode(parts[1]) : ""
+            return (name, value)
+        }
+    }
+
+    /// The first value of a parameter.
+    public subscript(name: String) -> String? { items.first { $0.name == name }?.value }
+
+    /// Every value of a parameter, in order.
+    public func all(_ name: String) -> [String] { items.filter { $0.name == name }.map(\.value) }
+
+    public static func == (lhs: QueryItems, rhs: QueryItems) -> Bool { lhs.raw == rhs.raw }
+    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+
+    static func decode(_ text: Substring) -> String {
+        guard text.contains("%") || text.contains("+") else { return String(text) }
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                if let high = iterator.next(), let low = iterator.next(),
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                {
+                    bytes.append(value)
+                } else {
+                    bytes.append(byte)
+                }
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// How a mock runs: seed, persistence, limits, faults, rate limits, clock.
+public struct MockConfiguration: Sendable {
+    /// The seed of generated fixtures and of fault decisions.
+    public var seed: UInt64
+    /// A file the state is persisted to (one file per API group: the name gets `-<api>` added).
+    public var stateFile: URL?
+    /// A folder of fixture files (`understudy generate`) used as the initial state instead of generated ones.
+    public var fixturesDirectory: URL?
+    /// The HS256 secret of the JWTs (at least 32 bytes).
+    public var jwtSecret: String
+    /// Bodies larger than this are answered with 413.
+    public var maximumBodyBytes: Int
+    public var faults: [FaultRule]
+    /// Requests allowed per client, or `nil` for no limit.
+    public var rateLimit: RateLimit?
+    /// The clock tokens and timestamps follow.
+    public var now: @Sendable () -> Date
+
+    public init(
+        seed: UInt64 = 1, stateFile: URL? = nil, fixturesDirectory: URL? = nil,
+        jwtSecret: String = MockConfiguration.defaultJWTSecret, maximumBodyBytes: Int = 1 << 20, faults: [FaultRule] = [],
+        rateLimit: RateLimit? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.seed = seed
+        self.stateFile = stateFile
+        self.fixturesDirectory = fixturesDirectory
+        self.jwtSecret = jwtSecret
+        self.maximumBodyBytes = maximumBodyBytes
+        self.faults = faults
+        self.rateLimit = rateLimit
+        self.now = now
+    }
+
+    /// The secret used when none is given: fixed, so tokens survive restarts of a local mock.
+    public static let defaultJWTSecret = "understudy-mock-secret-0123456789abcdef"
+
+    /// The state file of one API group (`state.json` → `state-videgreniers.json`).
+    public func stateFile(for api: String) -> URL? {
+        guard let stateFile else { return nil }
+        let base = stateFile.deletingPathExtension().lastPathComponent
+        let ext = stateFile.pathExtension.isEmpty ? "json" : stateFile.pathExtension
+        return stateFile.deletingLastPathComponent().appendingPathComponent("\(base)-\(api).\(ext)")
+    }
+}
+
+/// A request rate: `2/s`, `1200/h`.
+public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
+    public var requests: Int
+    public var seconds: Double
+
+    public init(requests: Int, seconds: Double) {
+        self.requests = requests
+        self.seconds = seconds
+    }
+
+    /// Parses `N/s`, `N/min`, `N/h`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let requests = Int(parts[0]), requests > 0 else { return nil }
+        switch parts[1] {
+        case "s": seconds = 1
+        case "min", "m": seconds = 60
+        case "h": seconds = 3600
+        default: return nil
+        }
+        self.requests = requests
+    }
+
+    public var description: String { "\(requests)/\(seconds == 1 ? "s" : seconds == 60 ? "min" : "h")" }
+}

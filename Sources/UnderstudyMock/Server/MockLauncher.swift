@@ -1,0 +1,64 @@
+import Foundation
+
+/// Starts the mocks an `--api` selector names, each on its own port, as `understudy mock` does.
+///
+/// With `all`, five servers start: fitness and achievements each get a port but share one apinest
+/// behaviour (one backend, one state), then VideGreniers, EasyCo and 42.
+public struct MockLauncher: Sendable {
+    /// One running server and what it serves.
+    public struct Running: Sendable {
+        /// `fitness`, `achievements`, `apinest`, `videgreniers`, `easyco` or `intra42`.
+        public let label: String
+        public let server: MockServer
+        public let behaviour: any MockBehaviour
+    }
+
+    public let host: String
+    /// The first port; the next servers take the following ones. 0 picks free ports.
+    public let port: Int
+    public let configuration: MockConfiguration
+
+    public init(host: String = "127.0.0.1", port: Int = 4010, configuration: MockConfiguration = MockConfiguration()) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+    }
+
+    /// The labels a selector starts, in order.
+    public static func labels(for selector: String) -> [String]? {
+        switch selector {
+        case "all": ["fitness", "achievements", "videgreniers", "easyco", "intra42"]
+        case "fitness", "achievements", "apinest", "videgreniers", "easyco", "intra42": [selector]
+        default: nil
+        }
+    }
+
+    /// Starts every server of `selector`; on failure the ones already started are stopped.
+    /// - Throws: ``MockServerError`` for an unknown selector, or what starting a server throws.
+    public func start(_ selector: String) async throws -> [Running] {
+        guard let labels = Self.labels(for: selector) else {
+            throw MockServerError(description: "unknown API \"\(selector)\"")
+        }
+        var behaviours: [MockAPI: any MockBehaviour] = [:]
+        var running: [Running] = []
+        do {
+            for (index, label) in labels.enumerated() {
+                let api = MockAPI.named(label)![0]
+                let behaviour: any MockBehaviour
+                if let existing = behaviours[api] {
+                    behaviour = existing
+                } else {
+                    behaviour = try await api.makeBehaviour(configuration: configuration)
+                    behaviours[api] = behaviour
+                }
+                let server = try await MockServer.start(
+                    behaviour, host: host, port: port == 0 ? 0 : port + index, configuration: configuration)
+                running.append(Running(label: label, server: server, behaviour: behaviour))
+            }
+        } catch {
+            for entry in running { await entry.server.stop() }
+            throw error
+        }
+        return running
+    }
+}

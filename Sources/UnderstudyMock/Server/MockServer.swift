@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import UnderstudyCore
+
+/// A mock API served by Hummingbird on a real socket.
+///
+/// ```swift
+/// let server = try await MockServer.start(behaviour, port: 0)   // a free port
+/// print(server.baseURL)                                          // http://127.0.0.1:52731
+/// await server.stop()
+/// ```
+public final class MockServer: Sendable {
+    public let engine: MockEngine
+    public let host: String
+    /// The bound port (the free port picked when started with 0).
+    public let port: Int
+    private let task: Task<Void, any Error>
+    private let group: ServiceGroup
+
+    /// `http://host:port`.
+    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
+
+    private init(engine: MockEngine, host: String, port: Int, task: Task<Void, any Error>, group: ServiceGroup) {
+        self.engine = engine
+        self.host = host
+        self.port = port
+        self.task = task
+        self.group = group
+    }
+
+    /// Starts serving `behaviour`; returns once the socket is bound.
+    /// - Throws: when the address cannot be bound.
+    public static func start(
+        _ behaviour: any MockBehaviour, host: String = "127.0.0.1", port: Int = 0,
+        configuration: MockConfiguration = MockConfiguration()
+    ) async throws -> MockServer {
+        let engine = MockEngine(behaviour: behaviour, configuration: configuration)
+        var logger = Logger(label: "understudy.mock.\(behaviour.name)")
+        logger.logLevel = .warning
+        let bound = BoundPort()
+        let application = Application(
+            responder: MockHTTPResponder(engine: engine),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "understudy"),
+            onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? port)) },
+            logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let task = Task {
+            do {
+                try await group.run()
+                bound.resolve(.failure(MockServerError(description: "the server stopped before it was ready")))
+            } catch {
+                bound.resolve(.failure(error))
+                throw error
+            }
+        }
+        let actualPort = try await bound.value()
+        return MockServer(engine: engine, host: host, port: actualPort, task: task, group: group)
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, closes every connection, and
+    /// returns once the server has stopped.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}
+
+/// The server could not start.
+public struct MockServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// A one-shot value delivered from the server's `onServerRunning` callback (or its failure).
+private final class BoundPort: Sendable {
+    private let state = Mutex<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+
+    func resolve(_ result: Result<Int, any Error>) {
+        let waiter: CheckedContinuation<Int, any Error>? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    func value() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<Int, any Error>? = state.withLock { state in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+}
+
+/// The request context: the client address is kept for rate limiting.
+struct MockRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let client: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// Adapts Hummingbird requests and responses to the transport-independent ``MockEngine``.
+struct MockHTTPResponder: HTTPResponder {
+    let engine: MockEngine
+
+    func respond(to request: Request, context: MockRequestContext) async throws -> Response {
+        var request = request
+        let limit = engine.configuration.maximumBodyBytes
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limit)
+        } catch {
+            return Self.response(engine.payloadTooLarge(path: request.uri.path))
+        }
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        // HTTP/1 `Host` arrives as the request's authority, not as a header field.
+        if let authority = request.head.authority { headers["host"] = authority }
+        let raw = RawRequest(
+            method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", headers: headers,
+            body: Array(buffer: body), client: context.client)
+        return Self.response(await engine.respond(to: raw))
+    }
+
+    static func response(_ response: MockResponse) -> Response {
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        let buffer = ByteBuffer(bytes: response.body)
+        if response.dropConnection {
+            let body = ResponseBody(contentLength: buffer.readableBytes + 64) { writer in
+                try await writer.write(buffer)
+                throw MockServerError(description: "connection dropped by an injected fault")
+            }
+            return Response(status: .init(code: response.status), headers: fields, body: body)
+        }
+        return Response(status: .init(code: response.status), headers: fields, body: ResponseBody(byteBuffer: buffer))
+    }
+}

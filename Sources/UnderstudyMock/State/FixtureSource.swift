@@ -1,0 +1,55 @@
+import Foundation
+import UnderstudyCore
+
+/// The bodies a mock's initial state is made from: the files of a fixtures folder (as `understudy
+/// generate` writes them, possibly edited by hand) or, for what the folder lacks, fixtures generated
+/// from the spec with the seed.
+public struct FixtureSource: Sendable {
+    public let seed: UInt64
+    private let files: [String: EndpointFixture]
+
+    /// Reads every `<folder>/<api>/*.json` file of the given specs.
+    /// - Throws: ``FixtureError`` or a file error naming the file that cannot be read.
+    public init(seed: UInt64, folder: URL?, specs: [APISpec]) throws {
+        self.seed = seed
+        var files: [String: EndpointFixture] = [:]
+        if let folder {
+            for spec in specs {
+                let apiFolder = folder.appendingPathComponent(spec.id)
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: apiFolder.path) else { continue }
+                for name in names.sorted() where name.hasSuffix(".json") {
+                    let file = apiFolder.appendingPathComponent(name)
+                    do {
+                        let fixture = try EndpointFixture(json: try JSONParser().parse(Array(try Data(contentsOf: file))))
+                        files["\(spec.id) \(fixture.endpoint)"] = fixture
+                    } catch {
+                        throw FixtureError(description: "\(file.path): \(error)")
+                    }
+                }
+            }
+        }
+        self.files = files
+    }
+
+    /// The fixture of an endpoint: the file's when there is one, otherwise generated.
+    public func fixture(_ endpointID: String, in spec: APISpec) -> EndpointFixture {
+        if let file = files["\(spec.id) \(endpointID)"] { return file }
+        guard let endpoint = spec.endpoint(endpointID) else {
+            preconditionFailure("\(spec.id) has no endpoint \(endpointID)")
+        }
+        return spec.fixture(for: endpoint, seed: seed)
+    }
+
+    /// The success body of an endpoint.
+    public func body(_ endpointID: String, in spec: APISpec) -> JSONValue {
+        let fixture = fixture(endpointID, in: spec)
+        let status = spec.endpoint(endpointID)?.success.rawValue ?? 200
+        return fixture.responses[status] ?? .null
+    }
+
+    /// A generator for extra values (seeded per purpose, so output is stable).
+    public func generator(for spec: APISpec, purpose: String) -> FixtureGenerator {
+        var random = SeededRandom(seed: seed).derived("\(spec.id) \(purpose)")
+        return FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.decoder, optionalKeys: spec.optionalKeys)
+    }
+}

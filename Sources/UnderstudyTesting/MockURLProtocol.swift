@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+import UnderstudyMock
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Serves a mock API to `URLSession` in process, without a socket.
+///
+/// ```swift
+/// let stub = try await MockURLStub.start(.apinest)
+/// let session = URLSession(configuration: stub.sessionConfiguration)
+/// let (data, response) = try await session.data(from: stub.baseURL.appending(path: "activities"))
+/// stub.stop()
+/// ```
+public final class MockURLStub: Sendable {
+    /// The base URL the stub answers: `http://<random>.understudy.invalid`.
+    public let baseURL: URL
+    public let engine: MockEngine
+    private let host: String
+
+    private init(engine: MockEngine) {
+        self.engine = engine
+        host = "\(UUID().uuidString.lowercased()).understudy.invalid"
+        baseURL = URL(string: "http://\(host)")!
+        MockURLProtocol.register(engine, host: host)
+    }
+
+    /// Builds the mock of `api` with its seeded state and starts answering `baseURL`.
+    public static func start(_ api: MockAPI, configuration: MockConfiguration = MockConfiguration()) async throws -> MockURLStub {
+        let behaviour = try await api.makeBehaviour(configuration: configuration)
+        return MockURLStub(engine: MockEngine(behaviour: behaviour, configuration: configuration))
+    }
+
+    /// Serves any behaviour (your own test double included).
+    public static func start(_ behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) -> MockURLStub {
+        MockURLStub(engine: MockEngine(behaviour: behaviour, configuration: configuration))
+    }
+
+    /// A session configuration whose requests to ``baseURL`` reach the mock.
+    public var sessionConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [MockURLProtocol.self] + (configuration.protocolClasses ?? [])
+        return configuration
+    }
+
+    /// Stops answering ``baseURL``.
+    public func stop() {
+        MockURLProtocol.unregister(host: host)
+    }
+}
+
+/// The `URLProtocol` behind ``MockURLStub``: hands each request to the registered ``MockEngine``.
+public final class MockURLProtocol: URLProtocol, @unchecked Sendable {
+    private static let engines = Mutex<[String: MockEngine]>([:])
+
+    static func register(_ engine: MockEngine, host: String) { engines.withLock { $0[host] = engine } }
+    static func unregister(host: String) { _ = engines.withLock { $0.removeValue(forKey: host) } }
+
+    private static func engine(for request: URLRequest) -> MockEngine? {
+        guard let host = request.url?.host else { return nil }
+        return engines.withLock { $0[host] }
+    }
+
+    public override class func canInit(with request: URLRequest) -> Bool { engine(for: request) != nil }
+    public override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    public override func startLoading() {
+        guard let engine = Self.engine(for: request), let url = request.url else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
+            return
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers[name] = value }
+        let raw = RawRequest(
+            method: request.httpMethod ?? "GET", path: url.path.isEmpty ? "/" : url.path, query: url.query ?? "",
+            headers: headers, body: Self.body(of: request))
+        let loading = Loading(protocol: self)
+        Task {
+            let response = await engine.respond(to: raw)
+            loading.finish(response, url: url)
+        }
+    }
+
+    /// Carries the protocol instance into the task that answers it; `URLProtocol` is not `Sendable`, but
+    /// the loading system expects exactly this: one callback sequence from any thread.
+    private struct Loading: @unchecked Sendable {
+        let `protocol`: MockURLProtocol
+
+        func finish(_ response: MockResponse, url: URL) {
+            let client = `protocol`.client
+            if response.dropConnection {
+                client?.urlProtocol(`protocol`, didFailWithError: URLError(.networkConnectionLost))
+                return
+            }
+            var fields: [String: String] = [:]
+            for header in response.headers { fields[header.name] = header.value }
+            let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+            client?.urlProtocol(`protocol`, didReceive: http, cacheStoragePolicy: .notAllowed)
+            client?.urlProtocol(`protocol`, didLoad: Data(response.body))
+            client?.urlProtocolDidFinishLoading(`protocol`)
+        }
+    }
+
+    public override func stopLoading() {}
+
+    /// `URLSession` moves bodies into a stream before a protocol sees them.
+    private static func body(of request: URLRequest) -> [UInt8] {
+        if let body = request.httpBody { return Array(body) }
+        guard let stream = request.httpBodyStream else { return [] }
+        stream.open()
+        defer { stream.close() }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return bytes
+    }
+}
+
+/// Runs `body` with a mock server on a free loopback port, stopping it afterwards whatever happens.
+///
+/// ```swift
+/// try await withMockServer(.videgreniers) { server in
+///     let url = server.baseURL.appending(path: "health")
+///     ...
+/// }
+/// ```
+public func withMockServer<T>(
+    _ api: MockAPI, configuration: MockConfiguration = MockConfiguration(), _ body: (MockServer) async throws -> T
+) async throws -> T {
+    let server = try await MockServer.start(api, configuration: configuration)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
