@@ -32,6 +32,12 @@ run() { # url -> "requests_per_second p99_ms"
         END { printf "%s %s", rps, p99 }'
 }
 
+# Warm both servers up (first connections, caches, page faults) before measuring.
+for port in 18410 18411; do
+    wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port/activities" > /dev/null
+    wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port/activities/$id" > /dev/null
+done
+
 printf "%-22s %12s %10s %12s %10s %8s\n" endpoint "mock req/s" "mock p99" "minimal req/s" "min p99" ratio
 for route in "/activities" "/activities/$id"; do
     read -r mock_rps mock_p99 <<< "$(run "http://127.0.0.1:18410$route")"

@@ -13,15 +13,30 @@ public final class MockEngine: Sendable {
     public let behaviour: any MockBehaviour
     public let configuration: MockConfiguration
     private let routes: [Route]
+    /// The spec whose envelope answers requests that match no route.
+    private let defaultSpec: APISpec
     private let faults: Mutex<FaultState>
+    /// Read on every request without taking the faults lock.
+    private let hasFaults: Atomic<Bool>
     private let cache = Mutex<[CacheKey: MockResponse]>([:])
     private let rateLimiter: RateLimiter?
 
-    struct Route: Sendable {
+    /// A class, so matching a request moves one reference instead of copying a whole spec.
+    final class Route: Sendable {
         let spec: APISpec
         let endpoint: AnyEndpoint
         let segments: [PathTemplate.Segment]
         let literalCount: Int
+        /// `METHOD /path`, computed once.
+        let id: String
+
+        init(spec: APISpec, endpoint: AnyEndpoint, segments: [PathTemplate.Segment], literalCount: Int) {
+            self.spec = spec
+            self.endpoint = endpoint
+            self.id = endpoint.id
+            self.segments = segments
+            self.literalCount = literalCount
+        }
     }
 
     struct FaultState {
@@ -46,6 +61,7 @@ public final class MockEngine: Sendable {
     public init(behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) {
         self.behaviour = behaviour
         self.configuration = configuration
+        defaultSpec = behaviour.specs[0]
         routes = behaviour.specs.flatMap { spec in
             spec.endpoints.map { endpoint in
                 let segments = endpoint.path.segments
@@ -54,6 +70,7 @@ public final class MockEngine: Sendable {
             }
         }.sorted { $0.literalCount > $1.literalCount }
         faults = Mutex(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
+        hasFaults = Atomic(!configuration.faults.isEmpty)
         rateLimiter = configuration.rateLimit.map { RateLimiter($0, now: configuration.now) }
     }
 
@@ -61,7 +78,10 @@ public final class MockEngine: Sendable {
     public var faultRules: [FaultRule] { faults.withLock { $0.rules } }
 
     /// Replaces the fault rules.
-    public func setFaults(_ rules: [FaultRule]) { faults.withLock { $0.rules = rules } }
+    public func setFaults(_ rules: [FaultRule]) {
+        faults.withLock { $0.rules = rules }
+        hasFaults.store(!rules.isEmpty, ordering: .relaxed)
+    }
 
     /// The 413 answer for a body over ``MockConfiguration/maximumBodyBytes``.
     public func payloadTooLarge(path: String) -> MockResponse {
@@ -72,18 +92,18 @@ public final class MockEngine: Sendable {
 
     /// Answers one request.
     public func respond(to raw: RawRequest) async -> MockResponse {
-        let spec = behaviour.specs[0]
+        let spec = defaultSpec
         if raw.path.hasPrefix("/__understudy/") { return await admin(raw, spec: spec) }
         guard let method = HTTPMethod(rawValue: raw.method) else {
             return behaviour.errorResponse(MockError(.init(rawValue: 405), "method \(raw.method) is not supported"), spec: spec)
         }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
-        let candidates = routes.filter { Self.matches($0.segments, segments) }
-        let matched = candidates.first { $0.endpoint.method == method }
+        let matched = routes.first { $0.endpoint.method == method && Self.matches($0.segments, segments) }
 
-        if let response = await injectFault(endpoint: matched?.endpoint.id) { return response }
+        if let response = await injectFault(endpoint: matched?.id) { return response }
 
         guard let route = matched else {
+            let candidates = routes.filter { Self.matches($0.segments, segments) }
             if let other = candidates.first {
                 let allowed = candidates.map(\.endpoint.method.rawValue).joined(separator: ", ")
                 return behaviour.errorResponse(
@@ -108,7 +128,7 @@ public final class MockEngine: Sendable {
         guard raw.body.count <= configuration.maximumBodyBytes else {
             throw MockError(.payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(configuration.maximumBodyBytes)-byte limit")
         }
-        var request = MockRequest(method: method, path: raw.path, query: QueryItems(raw.query), headers: raw.headers, body: raw.body)
+        var request = MockRequest(method: method, path: raw.path, query: QueryItems(raw.query), lowercasedHeaders: raw.headers, body: raw.body)
         for (segment, part) in zip(route.segments, segments) {
             if case .parameter(let name) = segment { request.pathParameters[name] = QueryItems.decode(part) }
         }
@@ -127,11 +147,11 @@ public final class MockEngine: Sendable {
             guard principal.has(role: role) else { throw MockError(.forbidden, "the \(role) role is required") }
         }
 
-        try RequestValidation(endpoint: endpoint, spec: route.spec, status: behaviour.validationStatus).validate(&request)
+        try RequestValidation(route: route, status: behaviour.validationStatus).validate(&request)
 
         let cacheable = method == .get
         let key = CacheKey(
-            version: behaviour.stateVersion, route: endpoint.id, path: raw.path, query: raw.query,
+            version: behaviour.stateVersion, route: route.id, path: raw.path, query: raw.query,
             subject: request.principal?.subject,
             variant: Self.varyingHeaders.map { raw.header($0) ?? "" }.joined(separator: "\n"))
         if cacheable, let cached = cache.withLock({ $0[key] }) { return cached }
@@ -156,6 +176,7 @@ public final class MockEngine: Sendable {
     // MARK: Faults
 
     private func injectFault(endpoint: String?) async -> MockResponse? {
+        guard hasFaults.load(ordering: .relaxed) else { return nil }
         let decision: (latency: Int, status: Int?, drop: Bool, malformed: Bool)? = faults.withLock { state in
             let rules = state.rules.filter { $0.applies(to: endpoint) }
             guard !rules.isEmpty else { return nil }

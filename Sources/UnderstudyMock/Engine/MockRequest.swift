@@ -29,6 +29,16 @@ public struct MockRequest: Sendable {
         self.body = body
     }
 
+    /// Creates a request whose header names are already lower-cased (as ``RawRequest`` keeps them).
+    init(method: HTTPMethod, path: String, query: QueryItems, lowercasedHeaders: [String: String], body: [UInt8]) {
+        self.method = method
+        self.path = path
+        self.pathParameters = [:]
+        self.query = query
+        self.headers = lowercasedHeaders
+        self.body = body
+    }
+
     /// A header value by case-insensitive name.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 

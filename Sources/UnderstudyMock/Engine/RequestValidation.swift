@@ -5,14 +5,16 @@ import UnderstudyCore
 /// against the request model (schema and a real decode). Every problem is named in the error, and a
 /// request with any problem is refused before a handler can store anything.
 struct RequestValidation {
-    let endpoint: AnyEndpoint
-    let spec: APISpec
+    let route: MockEngine.Route
     let status: HTTPStatus
+
+    var endpoint: AnyEndpoint { route.endpoint }
+    var spec: APISpec { route.spec }
 
     func validate(_ request: inout MockRequest) throws(MockError) {
         var problems: [String] = []
-        let validator = Validator(definitions: spec.definitions)
-        for parameter in endpoint.parameters {
+        let validator = Validator(definitions: route.spec.definitions)
+        for parameter in route.endpoint.parameters {
             let text: String?
             switch parameter.location {
             case .path: text = request.pathParameters[parameter.name]
@@ -29,7 +31,7 @@ struct RequestValidation {
                 problems.append("\(label): \(finding.message)")
             }
         }
-        if let model = endpoint.request {
+        if let model = route.endpoint.request {
             problems += checkBody(&request, model: model, validator: validator)
         }
         if !problems.isEmpty { throw MockError(status, messages: problems) }
