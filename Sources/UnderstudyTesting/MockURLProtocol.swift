@@ -52,7 +52,7 @@ public final class MockURLStub: Sendable {
 }
 
 /// The `URLProtocol` behind ``MockURLStub``: hands each request to the registered ``MockEngine``.
-public final class MockURLProtocol: URLProtocol, @unchecked Sendable {
+public final class MockURLProtocol: URLProtocol {
     private static let engines = Mutex<[String: MockEngine]>([:])
 
     static func register(_ engine: MockEngine, host: String) { engines.withLock { $0[host] = engine } }

@@ -134,14 +134,20 @@ public struct ModelReference: Sendable {
     /// The inferred schema (usually a ``Schema/ref(_:)`` into the spec's definitions).
     public private(set) var schema: Schema
     private let infer: @Sendable (inout SchemaInference) throws -> Schema
-    private let decodeBody: @Sendable (Data, JSONDecoder) throws -> Void
+    private let decodeBody: @Sendable (Data, JSONDecoder) throws -> any Sendable
 
     /// Creates a reference to `Model`; its schema is inferred when the ``APISpec`` is created.
     public init<Model: Decodable & Sendable>(_ model: Model.Type) {
         name = SchemaInference.name(of: model)
         schema = .any
         infer = { try $0.schema(for: model) }
-        decodeBody = { data, decoder in _ = try decoder.decode(model, from: data) }
+        decodeBody = { data, decoder in try decoder.decode(model, from: data) }
+    }
+
+    /// Decodes `data` into the model with the app's decoder.
+    /// - Throws: what `JSONDecoder` throws.
+    public func decode(_ data: Data, settings: DecoderSettings) throws -> any Sendable {
+        try decodeBody(data, settings.makeDecoder())
     }
 
     mutating func resolve(with inference: inout SchemaInference) {
@@ -156,7 +162,7 @@ public struct ModelReference: Sendable {
     /// Decodes `data` into the model with the app's decoder, returning the error the app would see.
     public func decodeError(_ data: Data, settings: DecoderSettings) -> (any Error)? {
         do {
-            try decodeBody(data, settings.makeDecoder())
+            _ = try decodeBody(data, settings.makeDecoder())
             return nil
         } catch {
             return error
