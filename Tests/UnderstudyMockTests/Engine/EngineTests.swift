@@ -82,6 +82,16 @@ struct EngineTests {
         #expect(mock.handled.withLock { $0 } == 3)
     }
 
+    @Test func cachedAnswersVaryOnTheHeadersThatChangeThem() async throws {
+        let (engine, mock) = try engine()
+        _ = await engine.send("GET", "/notes")
+        _ = await engine.send("GET", "/notes", headers: ["Range": "0-0"])
+        _ = await engine.send("GET", "/notes", headers: ["Prefer": "count=exact"])
+        _ = await engine.send("GET", "/notes", headers: ["Range": "0-0"])
+        _ = await engine.send("GET", "/notes", headers: ["User-Agent": "other"])
+        #expect(mock.handled.withLock { $0 } == 3)
+    }
+
     @Test func concurrentWritesLoseNothing() async throws {
         let (engine, mock) = try engine()
         await withTaskGroup(of: Void.self) { group in

@@ -42,9 +42,6 @@ struct EasyCoKeys: Sendable {
 }
 
 extension EasyCoMock {
-    /// Separates the user id from the cache variant in a principal's subject (see ``cacheVariant(of:)``).
-    static let variantSeparator: Character = "\u{1F}"
-
     /// Checks the `apikey` header, then the bearer token: a user JWT (`sub` = user id), or
     /// the anon or service key itself.
     public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
@@ -59,22 +56,15 @@ extension EasyCoMock {
                 hint: "Double check your Supabase `anon` or `service_role` API key.")
         }
         guard request.header("authorization") != nil else { return nil }
-        var principal: Principal
         if let token = request.bearerToken, token == keys.anon || token == keys.service {
             let role = token == keys.anon ? "anon" : "service_role"
-            principal = Principal(subject: role, roles: [role], token: token)
-        } else {
-            do {
-                guard let verified = try await tokens.principal(of: request) else { return nil }
-                principal = verified
-            } catch {
-                throw Self.jwtError(error)
-            }
+            return Principal(subject: role, roles: [role], token: token)
         }
-        if request.method == .get, let variant = Self.cacheVariant(of: request) {
-            principal.subject += String(Self.variantSeparator) + variant
+        do {
+            return try await tokens.principal(of: request)
+        } catch {
+            throw Self.jwtError(error)
         }
-        return principal
     }
 
     /// PostgREST's answers to a refused JWT: PGRST303 "JWT expired", PGRST301 otherwise.
@@ -96,24 +86,11 @@ extension EasyCoMock {
             headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(text)\"")])
     }
 
-    /// The headers that change a read's answer, folded into the principal's subject.
-    ///
-    /// The engine caches GET answers per state version, path, query and subject, not per header; `Range`
-    /// and `Prefer: count=exact` change the body and `Content-Range`, so they must be part of the key.
-    /// When the engine keys its cache on these headers too, this can go.
-    static func cacheVariant(of request: MockRequest) -> String? {
-        let parts = ["range", "range-unit", "prefer", "accept"].compactMap { name in
-            request.header(name).map { "\(name)=\($0)" }
-        }
-        return parts.isEmpty ? nil : parts.joined(separator: "&")
-    }
-
     /// The row-level security role of a request.
     static func caller(of principal: Principal?) -> PostgrestCaller {
         guard let principal else { return .anonymous }
         if principal.has(role: "service_role") { return .serviceRole }
         if principal.has(role: "anon") { return .anonymous }
-        let subject = principal.subject.split(separator: variantSeparator, maxSplits: 1).first.map(String.init) ?? ""
-        return .user(subject)
+        return .user(principal.subject)
     }
 }
