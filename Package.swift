@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "UnderstudySpecs", targets: ["UnderstudySpecs"]),
         .library(name: "UnderstudyMock", targets: ["UnderstudyMock"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "UnderstudyCheck", targets: ["UnderstudyCheck"]),
         .executable(name: "understudy", targets: ["understudy"]),
     ],
     dependencies: [
@@ -43,6 +44,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "UnderstudyCheck",
+            dependencies: [
+                "UnderstudyCore", "UnderstudySpecs",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "UnderstudyTesting",
             dependencies: ["UnderstudyCore", "UnderstudySpecs", "UnderstudyMock"],
             swiftSettings: swiftSettings
@@ -50,7 +63,7 @@ let package = Package(
         .target(
             name: "UnderstudyCLI",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -89,6 +102,15 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyCheckTests",
+            dependencies: [
+                "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -53,7 +53,7 @@ public enum SpecChangeRenderer {
     }
 
     /// GitHub workflow commands need `%`, CR and LF escaped.
-    private static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }

@@ -1,0 +1,156 @@
+import Foundation
+import UnderstudyCore
+
+/// The result of checking one API: every finding, and what was checked or skipped per endpoint.
+public struct CheckReport: Sendable {
+    /// What happened to one endpoint.
+    public struct EndpointRecord: Sendable, Hashable {
+        /// `METHOD /path`.
+        public var endpoint: String
+        public var requests: Int
+        /// Seconds spent in its requests.
+        public var seconds: Double
+        /// Why it was not checked, when it was not.
+        public var skipped: String?
+    }
+
+    public var api: String
+    public var baseURL: String
+    public var findings: [Diagnostic]
+    public var endpoints: [EndpointRecord]
+    /// Wall-clock seconds of the whole check.
+    public var seconds: Double
+
+    public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }
+
+    /// The findings sorted for output: by endpoint, then severity (errors first), then pointer and rule.
+    public var sortedFindings: [Diagnostic] {
+        findings.sorted {
+            ($0.endpoint ?? "", -$0.severity.rank, $0.pointer.description, $0.rule.rawValue, $0.message)
+                < ($1.endpoint ?? "", -$1.severity.rank, $1.pointer.description, $1.rule.rawValue, $1.message)
+        }
+    }
+}
+
+extension Diagnostic.Severity {
+    var rank: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+/// Renders check reports: JSON (`formatVersion` 1), JUnit XML and GitHub Actions annotations; the terminal
+/// form is ``TerminalDiagnosticRenderer``.
+public enum CheckReportRenderer {
+    /// `{"formatVersion": 1, "summary": {...}, "apis": [...], "findings": [...]}`.
+    public static func json(_ reports: [CheckReport]) -> String {
+        let findings = reports.flatMap(\.sortedFindings)
+        var document = JSONDiagnosticRenderer().document(findings)
+        guard case .object(var object) = document, case .object(var summary)? = object["summary"] else {
+            return document.serialized(.pretty)
+        }
+        summary["requests"] = .integer(reports.reduce(0) { $0 + $1.requests })
+        summary["endpointsChecked"] = .integer(reports.reduce(0) { $0 + $1.endpoints.filter { $0.skipped == nil }.count })
+        summary["endpointsSkipped"] = .integer(reports.reduce(0) { $0 + $1.endpoints.filter { $0.skipped != nil }.count })
+        object["summary"] = .object(summary)
+        object["apis"] = .array(
+            reports.map { report in
+                [
+                    "api": .string(report.api), "baseURL": .string(report.baseURL),
+                    "requests": .integer(report.requests),
+                    "endpoints": .array(
+                        report.endpoints.map { record in
+                            var entry: [String: JSONValue] = [
+                                "endpoint": .string(record.endpoint), "requests": .integer(record.requests),
+                            ]
+                            if let skipped = record.skipped { entry["skipped"] = .string(skipped) }
+                            return .object(entry)
+                        }),
+                ]
+            })
+        document = .object(object)
+        return document.serialized(.pretty)
+    }
+
+    /// JUnit XML: one test suite per API, one test case per endpoint; errors (and warnings when `failOn` is
+    /// `.warning` or lower) are failures, skipped endpoints are `<skipped>`, notes go to `<system-out>`.
+    public static func junit(_ reports: [CheckReport], failOn: Diagnostic.Severity) -> String {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let failures = reports.map { report in
+            report.endpoints.filter { record in
+                report.findings.contains { $0.endpoint == record.endpoint && $0.severity >= failOn }
+            }.count
+        }
+        let total = reports.reduce(0) { $0 + $1.endpoints.count }
+        xml += #"<testsuites name="understudy check" tests="\#(total)" failures="\#(failures.reduce(0, +))">"# + "\n"
+        for (report, failed) in zip(reports, failures) {
+            let skipped = report.endpoints.filter { $0.skipped != nil }.count
+            xml += "  <testsuite name=\"\(escape(report.api))\" tests=\"\(report.endpoints.count)\" failures=\"\(failed)\" "
+            xml += "skipped=\"\(skipped)\" time=\"\(seconds(report.seconds))\">\n"
+            for record in report.endpoints {
+                let findings = report.sortedFindings.filter { $0.endpoint == record.endpoint }
+                xml += "    <testcase classname=\"\(escape(report.api))\" name=\"\(escape(record.endpoint))\" "
+                xml += "time=\"\(seconds(record.seconds))\""
+                let failing = findings.filter { $0.severity >= failOn }
+                let others = findings.filter { $0.severity < failOn }
+                if record.skipped == nil && failing.isEmpty && others.isEmpty {
+                    xml += "/>\n"
+                    continue
+                }
+                xml += ">\n"
+                if let reason = record.skipped { xml += "      <skipped message=\"\(escape(reason))\"/>\n" }
+                if !failing.isEmpty {
+                    let message = "\(failing.count) finding\(failing.count == 1 ? "" : "s"): " + failing[0].summary
+                    xml += "      <failure message=\"\(escape(message))\" type=\"\(escape(failing[0].rule.rawValue))\">"
+                    xml += escape(failing.map(line).joined(separator: "\n")) + "</failure>\n"
+                }
+                if !others.isEmpty {
+                    xml += "      <system-out>" + escape(others.map(line).joined(separator: "\n")) + "</system-out>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    /// One `::error`/`::warning`/`::notice` workflow command per finding, then the summary.
+    public static func github(_ reports: [CheckReport]) -> String {
+        let findings = reports.flatMap(\.sortedFindings)
+        var output = ""
+        for finding in findings {
+            let level = finding.severity == .error ? "error" : finding.severity == .warning ? "warning" : "notice"
+            let place = [finding.endpoint, finding.pointer.displayString].compactMap { $0 }.joined(separator: " ")
+            output += "::\(level) title=\(SpecChangeRenderer.escape(finding.rule.rawValue))::\(SpecChangeRenderer.escape(place + ": " + finding.message))\n"
+        }
+        return output + DiagnosticSummary(findings).sentence + "\n"
+    }
+
+    /// `error /data/0/id: message [rule] expected …, found …`, with the curl line.
+    static func line(_ finding: Diagnostic) -> String {
+        var text = "\(finding.severity) \(finding.summary) [\(finding.rule)]"
+        if let expected = finding.expected { text += "\n  expected: \(expected)" }
+        if let found = finding.found { text += "\n  found: \(found)" }
+        if let curl = finding.context["curl"] { text += "\n  curl: \(curl)" }
+        return text
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
+            // XML 1.0 forbids other control characters, even escaped.
+            case _ where scalar.value < 0x20: result += "?"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+}

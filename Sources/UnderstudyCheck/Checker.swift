@@ -1,0 +1,433 @@
+import Foundation
+import Synchronization
+import UnderstudyCore
+
+extension RuleID {
+    public static let signInFailed: RuleID = "auth.sign-in-failed"
+    public static let checkSkipped: RuleID = "check.skipped"
+    public static let parameterUnresolved: RuleID = "check.parameter-unresolved"
+    public static let ambiguity: RuleID = "spec.ambiguity"
+    public static let pageSize: RuleID = "pagination.page-size"
+    public static let repeatedPage: RuleID = "pagination.repeated-page"
+    public static let nextMissing: RuleID = "pagination.next-missing"
+    public static let rangeMismatch: RuleID = "pagination.range-mismatch"
+}
+
+/// How `understudy check` runs.
+public struct CheckOptions: Sendable {
+    /// The server's base URL, without a trailing slash (`https://staging.example.com`).
+    public var baseURL: String
+    public var credentials: Credentials
+    /// Path and query parameter values given with `--param name=value`; they win over discovery.
+    public var parameters: [String: String]
+    /// Whether the write scenarios run (`--allow-writes`).
+    public var allowWrites: Bool
+    /// How many requests are in flight at once.
+    public var concurrency: Int
+    /// The seed for generated parameter values and request bodies.
+    public var seed: UInt64
+    public var transport: HTTPTransport.Options
+    /// The clock write scenarios plan dates with.
+    public var now: @Sendable () -> Date
+
+    public init(
+        baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
+        allowWrites: Bool = false, concurrency: Int = 4, seed: UInt64 = 1,
+        transport: HTTPTransport.Options = HTTPTransport.Options(), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.now = now
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.credentials = credentials
+        self.parameters = parameters
+        self.allowWrites = allowWrites
+        self.concurrency = max(1, concurrency)
+        self.seed = seed
+        self.transport = transport
+    }
+}
+
+/// Checks a live server against one API's spec: every read endpoint (path parameters discovered from
+/// earlier answers, pagination walked over two pages) and, when allowed, the write scenarios.
+///
+/// ```swift
+/// let report = await Checker(spec: Apinest.fitness, options: CheckOptions(baseURL: "http://127.0.0.1:4010"))
+///     .run()
+/// print(TerminalDiagnosticRenderer().render(report.sortedFindings))
+/// ```
+public struct Checker: Sendable {
+    public let spec: APISpec
+    public let options: CheckOptions
+
+    public init(spec: APISpec, options: CheckOptions) {
+        self.spec = spec
+        self.options = options
+    }
+
+    /// Runs the check; findings are values, so this does not throw.
+    public func run(transport: HTTPTransport? = nil) async -> CheckReport {
+        let owned = transport == nil ? HTTPTransport(options: options.transport) : nil
+        let session = CheckSession(spec: spec, options: options, transport: transport ?? owned!)
+        let started = ContinuousClock.now
+        await session.signIn()
+        await session.checkReads()
+        if options.allowWrites { await WriteScenarios.run(session) }
+        session.noteAmbiguities()
+        await owned?.shutdown()
+        return session.report(seconds: HTTPTransport.seconds(ContinuousClock.now - started))
+    }
+}
+
+/// The state of one check run, shared by its concurrent requests.
+final class CheckSession: Sendable {
+    let spec: APISpec
+    let options: CheckOptions
+    let transport: HTTPTransport
+    let inspector: ResponseInspector
+    private let state: Mutex<State>
+
+    struct State {
+        var findings: [Diagnostic] = []
+        var seen: Set<Diagnostic> = []
+        var records: [String: CheckReport.EndpointRecord] = [:]
+        var redactor: Redactor
+        var token: String?
+        var refreshToken: String?
+        /// Parsed success bodies by endpoint template, for discovering path parameters.
+        var bodies: [(endpoint: String, body: JSONValue)] = []
+    }
+
+    init(spec: APISpec, options: CheckOptions, transport: HTTPTransport) {
+        self.spec = spec
+        self.options = options
+        self.transport = transport
+        inspector = ResponseInspector(spec: spec)
+        state = Mutex(State(redactor: options.credentials.redactor, token: options.credentials.token))
+    }
+
+    var token: String? { state.withLock { $0.token } }
+    var refreshToken: String? { state.withLock { $0.refreshToken } }
+
+    func report(seconds: Double) -> CheckReport {
+        state.withLock { state in
+            let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
+            let records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
+            return CheckReport(
+                api: spec.id, baseURL: options.baseURL, findings: state.findings, endpoints: records, seconds: seconds)
+        }
+    }
+
+    // MARK: Findings
+
+    func add(_ findings: [Diagnostic], curl: String? = nil) {
+        state.withLock { state in
+            for finding in findings {
+                var finding = finding
+                if let curl, finding.context["curl"] == nil { finding.context["curl"] = curl }
+                finding.context["decoder"] = nil
+                let redacted = state.redactor.redact(finding)
+                // The same finding from another request of the walk or a scenario says nothing new.
+                var key = redacted
+                key.context = [:]
+                if state.seen.insert(key).inserted { state.findings.append(redacted) }
+            }
+        }
+    }
+
+    func skip(_ endpoint: AnyEndpoint, because reason: String, rule: RuleID = .checkSkipped, severity: Diagnostic.Severity = .note) {
+        add([Diagnostic(severity, rule: rule, endpoint: endpoint.id, message: reason)])
+        state.withLock { state in
+            if state.records[endpoint.id] == nil {
+                state.records[endpoint.id] = CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
+            }
+        }
+    }
+
+    func remember(secret: String, as name: String) {
+        state.withLock { $0.redactor.add(secret, as: name) }
+    }
+
+    func noteAmbiguities() {
+        let checked = state.withLock { Set($0.records.values.filter { $0.skipped == nil }.map(\.endpoint)) }
+        for ambiguity in spec.ambiguities where ambiguity.endpoint.map(checked.contains) ?? true {
+            add([
+                Diagnostic(
+                    .note, rule: .ambiguity, endpoint: ambiguity.endpoint,
+                    message: "\(ambiguity.id): \(ambiguity.summary) Understudy: \(ambiguity.resolution)")
+            ])
+        }
+    }
+
+    // MARK: Requests
+
+    /// Builds a request for `endpoint`: path and query parameters, the credentials its auth needs, a JSON body.
+    func request(
+        _ endpoint: AnyEndpoint, path: [String: String] = [:], query: [(String, String)] = [], headers: HeaderFields = [:],
+        body: JSONValue? = nil, authenticated: Bool = true
+    ) -> OutgoingRequest {
+        var url = options.baseURL + endpoint.path.expand(path)
+        if !query.isEmpty {
+            url += "?" + query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&")
+        }
+        var fields: HeaderFields = ["Accept": "application/json"]
+        if let apiKey = options.credentials.apiKey, endpoint.parameters.contains(where: { $0.location == .header && $0.name == "apikey" }) {
+            fields.add("apikey", apiKey)
+        }
+        if authenticated, endpoint.auth != .none, let token {
+            fields.add("Authorization", "Bearer \(token)")
+        }
+        for field in options.credentials.headers { fields.set(field.name, field.value) }
+        for field in headers { fields.set(field.name, field.value) }
+        var bytes: [UInt8]?
+        if let body {
+            bytes = body.serializedBytes()
+            fields.add("Content-Type", "application/json")
+        }
+        return OutgoingRequest(method: endpoint.method, url: url, headers: fields, body: bytes)
+    }
+
+    /// Sends `request`, judges the answer, records the findings (with a curl line) and returns the exchange
+    /// and the parsed body of a 2xx answer.
+    @discardableResult
+    func perform(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?)
+        async -> (exchange: Exchange, body: JSONValue?)
+    {
+        let exchange = await transport.send(request)
+        let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: expected)
+        let curl = state.withLock { Curl.command(for: request, redactor: $0.redactor) }
+        add(findings, curl: curl)
+        var body: JSONValue?
+        if let response = exchange.response, (200..<300).contains(response.status) {
+            body = try? JSONParser().parse(response.body)
+        }
+        state.withLock { state in
+            var record = state.records[endpoint.id] ?? CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0)
+            record.requests += 1
+            record.seconds += exchange.duration
+            record.skipped = nil
+            state.records[endpoint.id] = record
+            if let body, endpoint.method == .get { state.bodies.append((endpoint.path.template, body)) }
+        }
+        return (exchange, body)
+    }
+
+    /// Whether `endpoint` can be called with what the session has; skips it (with a note) when not.
+    func canCall(_ endpoint: AnyEndpoint) -> Bool {
+        if case .announced(let note) = endpoint.availability {
+            skip(endpoint, because: "announced but not implemented yet (\(note))")
+            return false
+        }
+        switch endpoint.auth {
+        case .required, .role:
+            guard token != nil else {
+                skip(endpoint, because: "needs a credential: give --token\(signInHint)")
+                return false
+            }
+        case .none, .optional: break
+        }
+        if options.credentials.apiKey == nil,
+            endpoint.parameters.contains(where: { $0.location == .header && $0.name == "apikey" && $0.required })
+        {
+            skip(endpoint, because: "needs the project's anon key: give --apikey")
+            return false
+        }
+        return true
+    }
+
+    private var signInHint: String {
+        if SignIn.login(for: spec) != nil { return " or --login email:password" }
+        if SignIn.oauthTokenPath(for: spec) != nil { return " or --client-id and --client-secret" }
+        return ""
+    }
+
+    // MARK: Sign-in
+
+    /// Obtains a token from `--login` or client credentials; a failure is a finding and the run goes on
+    /// without a token.
+    func signIn() async {
+        let credentials = options.credentials
+        if let login = credentials.login, let plan = SignIn.login(for: spec), let endpoint = spec.endpoint(plan.endpoint) {
+            let request = request(
+                endpoint, body: ["email": .string(login.email), "password": .string(login.password)], authenticated: false)
+            let (_, body) = await perform(endpoint, request, expecting: [endpoint.success])
+            adopt(token: body.flatMap { DecodeVerdict.value(at: plan.token, in: $0)?.stringValue },
+                refresh: body.flatMap { DecodeVerdict.value(at: plan.refreshToken, in: $0)?.stringValue },
+                from: endpoint)
+        } else if let client = credentials.client, let path = SignIn.oauthTokenPath(for: spec),
+            let endpoint = spec.endpoint("POST \(path)")
+        {
+            var request = request(endpoint, authenticated: false)
+            let form = [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret)]
+            request.body = Array(form.map { "\($0.0)=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&").utf8)
+            request.headers.set("Content-Type", "application/x-www-form-urlencoded")
+            let (_, body) = await perform(endpoint, request, expecting: [endpoint.success])
+            adopt(token: body?["access_token"]?.stringValue, refresh: body?["refresh_token"]?.stringValue, from: endpoint)
+        }
+    }
+
+    private func adopt(token: String?, refresh: String?, from endpoint: AnyEndpoint) {
+        guard let token else {
+            add([
+                Diagnostic(
+                    .error, rule: .signInFailed, endpoint: endpoint.id,
+                    message: "signing in gave no access token; endpoints that need one are skipped")
+            ])
+            return
+        }
+        remember(secret: token, as: "UNDERSTUDY_TOKEN")
+        if let refresh { remember(secret: refresh, as: "UNDERSTUDY_REFRESH_TOKEN") }
+        state.withLock {
+            $0.token = token
+            $0.refreshToken = refresh
+        }
+    }
+
+    // MARK: Reads
+
+    /// Every available `GET` endpoint, in rounds: an endpoint runs once its path parameters are known.
+    func checkReads() async {
+        var pending = spec.endpoints.filter { $0.method == .get && canCall($0) }
+        while !pending.isEmpty {
+            let bodies = state.withLock { $0.bodies }
+            var ready: [(AnyEndpoint, [String: String])] = []
+            var waiting: [AnyEndpoint] = []
+            for endpoint in pending {
+                if let values = pathValues(for: endpoint, bodies: bodies) {
+                    ready.append((endpoint, values))
+                } else {
+                    waiting.append(endpoint)
+                }
+            }
+            if ready.isEmpty {
+                for endpoint in waiting {
+                    let names = endpoint.path.parameterNames.filter { options.parameters[$0] == nil }
+                    skip(
+                        endpoint,
+                        because: "no value for path parameter \(names.joined(separator: ", ")) was found in earlier answers; "
+                            + "give --param \(names.first ?? "name")=VALUE",
+                        rule: .parameterUnresolved, severity: .warning)
+                }
+                return
+            }
+            await forEach(ready) { endpoint, values in await self.checkRead(endpoint, path: values) }
+            pending = waiting
+        }
+    }
+
+    /// Runs `body` for every element, at most `options.concurrency` at a time.
+    func forEach<Element: Sendable>(_ elements: [Element], _ body: @escaping @Sendable (Element) async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            var iterator = elements.makeIterator()
+            for _ in 0..<options.concurrency {
+                guard let element = iterator.next() else { break }
+                group.addTask { await body(element) }
+            }
+            while let _ = await group.next() {
+                if let element = iterator.next() { group.addTask { await body(element) } }
+            }
+        }
+    }
+
+    private func checkRead(_ endpoint: AnyEndpoint, path: [String: String]) async {
+        let query = queryValues(for: endpoint)
+        let expected: Set<HTTPStatus> = endpoint.pagination == .range ? [endpoint.success, .partialContent] : [endpoint.success]
+        let (exchange, body) = await perform(endpoint, request(endpoint, path: path, query: query), expecting: expected)
+        guard let body, let response = exchange.response else { return }
+        await PaginationWalk(session: self, endpoint: endpoint, path: path, query: query).run(first: body, response: response)
+    }
+
+    /// Required query parameters: `--param`, else a value generated from the parameter's schema.
+    func queryValues(for endpoint: AnyEndpoint) -> [(String, String)] {
+        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.decoder)
+        return endpoint.parameters.filter { $0.location == .query }.compactMap { parameter in
+            if let given = options.parameters[parameter.name] { return (parameter.name, given) }
+            guard parameter.required, parameter.defaultValue == nil else { return nil }
+            return (parameter.name, Self.text(generator.value(for: parameter.schema, name: parameter.name)))
+        }
+    }
+
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .number(let number): number.literal
+        case .bool(let bool): String(bool)
+        default: value.serialized()
+        }
+    }
+
+    /// The values of the path parameters: `--param`, else discovered in earlier answers.
+    func pathValues(for endpoint: AnyEndpoint, bodies: [(endpoint: String, body: JSONValue)]) -> [String: String]? {
+        var values: [String: String] = [:]
+        let segments = endpoint.path.segments
+        for (index, segment) in segments.enumerated() {
+            guard case .parameter(let name) = segment else { continue }
+            if let given = options.parameters[name] {
+                values[name] = given
+                continue
+            }
+            let prefix = PathTemplate(
+                "/" + segments[..<index].map { if case .literal(let text) = $0 { text } else { "{}" } }.joined(separator: "/"))
+            var owner: String?
+            if index > 0, case .literal(let text) = segments[index - 1] { owner = text }
+            guard let value = ParameterDiscovery.value(for: name, owner: owner, listPath: prefix.template, in: bodies) else {
+                return nil
+            }
+            values[name] = value
+        }
+        return values
+    }
+}
+
+/// Finds a value for a path parameter in earlier answers: first in the list the path extends
+/// (`GET /v2/users` for `/v2/users/{login}`), then anywhere (`campus[0].id` in `GET /v2/me` for
+/// `/v2/campus/{id}`, or a `campus_id` member).
+enum ParameterDiscovery {
+    static func value(for name: String, owner: String?, listPath: String, in bodies: [(endpoint: String, body: JSONValue)]) -> String? {
+        let keys = name == "id" ? ["id", "_id"] : [name]
+        if let list = bodies.first(where: { $0.endpoint == listPath }), let item = firstItem(in: list.body) {
+            for key in keys { if let value = scalar(item[key]) { return value } }
+        }
+        guard let owner else { return nil }
+        let singular = owner.hasSuffix("s") ? String(owner.dropLast()) : owner
+        for (_, body) in bodies {
+            if let value = search(body, depth: 0, match: { key, value in
+                if [owner, singular].contains(key) {
+                    let item = value.arrayValue?.first ?? value
+                    for candidate in keys { if let found = scalar(item[candidate]) { return found } }
+                }
+                if ["\(singular)_\(name)", "\(singular)\(name.prefix(1).uppercased())\(name.dropFirst())"].contains(key) {
+                    return scalar(value)
+                }
+                return nil
+            }) {
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// The first item of a list answer (`[{...}]`, `{data: {items: [...]}}`).
+    static func firstItem(in body: JSONValue) -> JSONValue? {
+        PaginationWalk.items(in: body)?.first
+    }
+
+    private static func search(_ value: JSONValue, depth: Int, match: (String, JSONValue) -> String?) -> String? {
+        guard depth < 8 else { return nil }
+        switch value {
+        case .object(let members):
+            for key in members.keys.sorted() { if let found = match(key, members[key]!) { return found } }
+            for key in members.keys.sorted() { if let found = search(members[key]!, depth: depth + 1, match: match) { return found } }
+        case .array(let elements):
+            for element in elements.prefix(3) { if let found = search(element, depth: depth + 1, match: match) { return found } }
+        default: break
+        }
+        return nil
+    }
+
+    private static func scalar(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let string)? where !string.isEmpty: string
+        case .number(let number)?: number.literal
+        default: nil
+        }
+    }
+}
