@@ -111,6 +111,7 @@ let package = Package(
                 "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

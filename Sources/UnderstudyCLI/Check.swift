@@ -42,6 +42,9 @@ struct Check: AsyncParsableCommand {
     @Option(help: "A path or query parameter value, name=value. Repeatable.")
     var param: [String] = []
 
+    @Option(help: "Check only this endpoint, as `understudy list` shows it (\"GET /activities\"). Repeatable.")
+    var endpoint: [String] = []
+
     @Flag(help: "Run the write scenarios (create, change and clean up resources).")
     var allowWrites = false
 
@@ -89,6 +92,9 @@ struct Check: AsyncParsableCommand {
             if let problem = credentials.problem(for: spec) { throw ValidationError(problem) }
         }
         _ = try parameters()
+        for id in endpoint where !api.specs.contains(where: { $0.endpoint(id) != nil }) {
+            throw ValidationError("no endpoint \"\(id)\" in \(api.rawValue); see `understudy list --api \(api.rawValue)`")
+        }
     }
 
     func makeCredentials() throws -> Credentials {
@@ -123,7 +129,7 @@ struct Check: AsyncParsableCommand {
     func run() async throws {
         let options = CheckOptions(
             baseURL: baseURL, credentials: try makeCredentials(), parameters: try parameters(), allowWrites: allowWrites,
-            concurrency: concurrency,
+            endpoints: endpoint.isEmpty ? nil : Set(endpoint), concurrency: concurrency,
             transport: HTTPTransport.Options(
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries))
         var reports: [CheckReport] = []

@@ -22,6 +22,8 @@ public struct CheckOptions: Sendable {
     public var parameters: [String: String]
     /// Whether the write scenarios run (`--allow-writes`).
     public var allowWrites: Bool
+    /// Only these endpoints (`METHOD /path`) are called, when given (`--endpoint`).
+    public var endpoints: Set<String>?
     /// How many requests are in flight at once.
     public var concurrency: Int
     /// The seed for generated parameter values and request bodies.
@@ -32,7 +34,7 @@ public struct CheckOptions: Sendable {
 
     public init(
         baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
-        allowWrites: Bool = false, concurrency: Int = 4, seed: UInt64 = 1,
+        allowWrites: Bool = false, endpoints: Set<String>? = nil, concurrency: Int = 4, seed: UInt64 = 1,
         transport: HTTPTransport.Options = HTTPTransport.Options(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
@@ -40,6 +42,7 @@ public struct CheckOptions: Sendable {
         self.credentials = credentials
         self.parameters = parameters
         self.allowWrites = allowWrites
+        self.endpoints = endpoints
         self.concurrency = max(1, concurrency)
         self.seed = seed
         self.transport = transport
@@ -50,7 +53,7 @@ public struct CheckOptions: Sendable {
 /// earlier answers, pagination walked over two pages) and, when allowed, the write scenarios.
 ///
 /// ```swift
-/// let report = await Checker(spec: Apinest.fitness, options: CheckOptions(baseURL: "http://127.0.0.1:4010"))
+/// let report = await Checker(spec: Fitness.spec, options: CheckOptions(baseURL: "http://127.0.0.1:4010"))
 ///     .run()
 /// print(TerminalDiagnosticRenderer().render(report.sortedFindings))
 /// ```
@@ -212,6 +215,7 @@ final class CheckSession: Sendable {
 
     /// Whether `endpoint` can be called with what the session has; skips it (with a note) when not.
     func canCall(_ endpoint: AnyEndpoint) -> Bool {
+        if let selected = options.endpoints, !selected.contains(endpoint.id) { return false }
         if case .announced(let note) = endpoint.availability {
             skip(endpoint, because: "announced but not implemented yet (\(note))")
             return false

@@ -33,6 +33,9 @@ public final class HTTPTransport: Sendable {
         self.options = options
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: .seconds(Int64(Self.seconds(options.timeout).rounded(.up))))
+        // A refused connection is a finding to report at once, not a reason to retry until the deadline;
+        // `retries` is the user's choice.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
@@ -111,6 +114,9 @@ public final class HTTPTransport: Sendable {
             default:
                 break
             }
+        }
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            return TransportFailure(.connectionClosed, "the server closed the connection before the body was complete")
         }
         let text = String(describing: error)
         if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {

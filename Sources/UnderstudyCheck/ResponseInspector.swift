@@ -31,7 +31,7 @@ extension RuleID {
 /// what the upstream answered, and tests feed it recorded responses.
 ///
 /// ```swift
-/// let inspector = ResponseInspector(spec: Apinest.fitness)
+/// let inspector = ResponseInspector(spec: Fitness.spec)
 /// let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: [.ok])
 /// ```
 public struct ResponseInspector: Sendable {
