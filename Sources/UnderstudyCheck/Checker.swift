@@ -75,6 +75,7 @@ public struct Checker: Sendable {
         await session.checkReads()
         if options.allowWrites { await WriteScenarios.run(session) }
         session.noteAmbiguities()
+        session.recordUnvisited()
         await owned?.shutdown()
         return session.report(seconds: HTTPTransport.seconds(ContinuousClock.now - started))
     }
@@ -147,6 +148,23 @@ final class CheckSession: Sendable {
 
     func remember(secret: String, as name: String) {
         state.withLock { $0.redactor.add(secret, as: name) }
+    }
+
+    /// Gives every endpoint the run did not call a record saying why, so reports list all of them.
+    func recordUnvisited() {
+        for endpoint in spec.endpoints where state.withLock({ $0.records[endpoint.id] == nil }) {
+            if let selected = options.endpoints, !selected.contains(endpoint.id) { continue }
+            if case .announced = endpoint.availability {
+                _ = canCall(endpoint)
+                continue
+            }
+            let reason =
+                endpoint.method == .get
+                ? "not called" : options.allowWrites ? "not part of a write scenario" : "changes data: runs only with --allow-writes"
+            state.withLock {
+                $0.records[endpoint.id] = CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
+            }
+        }
     }
 
     func noteAmbiguities() {

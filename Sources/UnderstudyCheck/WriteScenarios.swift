@@ -20,8 +20,22 @@ enum WriteScenarios {
 
     // MARK: apinest
 
-    /// Create an activity → read it → complete it (activities cannot be deleted: completing closes it).
+    /// Join someone else's open activity and leave it again; create an activity → read it → complete it
+    /// (activities cannot be deleted: completing closes it).
     static func fitness(_ session: CheckSession) async {
+        let me = session.token.flatMap(JWTClaims.subject)
+        let open = (await session.call("GET /activities")?.arrayValue ?? []).first { activity in
+            activity["isCompleted"] == false
+                && !(activity["participantIds"]?.arrayValue ?? []).contains { $0.stringValue == me }
+                && (activity["participantIds"]?.arrayValue?.count ?? .max) < (activity["participants"]?.numberValue?.intValue ?? 0)
+        }
+        if let id = open?["_id"]?.stringValue {
+            if await session.call("POST /activities/{id}/join", path: ["id": id]) != nil {
+                await session.call("POST /activities/{id}/leave", path: ["id": id])
+            }
+        } else {
+            session.skip("POST /activities/{id}/join", because: "no open activity of another user to join")
+        }
         let start = session.options.now().addingTimeInterval(7 * 86_400)
         let body: JSONValue = [
             "title": "Understudy check", "description": "Created by understudy check --allow-writes.",

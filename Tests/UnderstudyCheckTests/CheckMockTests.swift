@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudySpecs
+
+@testable import UnderstudyCheck
+@testable import UnderstudyMock
+
+/// `check` against the real mock servers over loopback: a server that honours the contract gets no error
+/// and no warning, for the reads and for the write scenarios, and the scenarios leave no trace.
+struct CheckMockTests {
+    /// Starts `api`'s mock on a free loopback port, runs `body`, and stops it.
+    static func withMock<T>(_ api: MockAPI, _ body: (MockServer) async throws -> T) async throws -> T {
+        let server = try await MockServer.start(api)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    static func token(_ server: MockServer, user: String? = nil) async throws -> String {
+        let answer = try await server.engine.behaviour.issueToken(for: user)
+        return try #require(answer["accessToken"]?.stringValue ?? answer["access_token"]?.stringValue)
+    }
+
+    static func check(_ spec: APISpec, _ server: MockServer, credentials: Credentials, writes: Bool = true) async -> CheckReport {
+        await Checker(
+            spec: spec,
+            options: CheckOptions(baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes)
+        ).run()
+    }
+
+    /// The findings above notes, as lines, for a readable failure.
+    static func problems(_ report: CheckReport) -> [String] {
+        report.sortedFindings.filter { $0.severity > .note }.map {
+            "\($0.severity) \($0.rule) \($0.endpoint ?? "-") \($0.pointer.displayString): \($0.message) \($0.context)"
+        }
+    }
+
+    @Test(arguments: ["fitness", "achievements"])
+    func apinestIsClean(api: String) async throws {
+        let spec = try #require(Specs.named(api)?.first)
+        try await Self.withMock(.apinest) { server in
+            // The seeded open activity belongs to the default user; another user can join and leave it.
+            let token = try await Self.token(server, user: "camille.dubois@example.com")
+            let report = await Self.check(spec, server, credentials: Credentials(token: token))
+            #expect(Self.problems(report) == [])
+            let checked = report.endpoints.filter { $0.skipped == nil }.map(\.endpoint)
+            #expect(Set(checked) == Set(spec.endpoints.map(\.id)))
+        }
+    }
+
+    @Test func videGreniersIsCleanSigningInWithALogin() async throws {
+        try await Self.withMock(.videgreniers) { server in
+            let credentials = Credentials(login: ("demo@videgreniers.test", "Passw0rd!"))
+            let report = await Self.check(VideGreniers.spec, server, credentials: credentials)
+            #expect(Self.problems(report) == [])
+            let skipped = Set(report.endpoints.filter { $0.skipped != nil }.map(\.endpoint))
+            #expect(skipped == ["POST /api/auth/oauth/apple", "POST /api/auth/oauth/google", "POST /api/notifications"])
+            #expect(report.endpoints.count == VideGreniers.spec.endpoints.count)
+            // The throwaway account is gone and the demo user's session was closed.
+            let output = CheckReportRenderer.json([report])
+            #expect(!output.contains("Passw0rd!"))
+        }
+    }
+
+    @Test func easyCoIsCleanAndRemovesItsFavorite() async throws {
+        try await Self.withMock(.easyco) { server in
+            let mock = try #require(server.engine.behaviour as? EasyCoMock)
+            let before = mock.store.read { $0.tables["favorites"]?.rows.count }
+            let credentials = Credentials(token: try await Self.token(server), apiKey: mock.keys.anon)
+            let report = await Self.check(EasyCo.spec, server, credentials: credentials)
+            #expect(Self.problems(report) == [])
+            #expect(report.endpoints.first { $0.endpoint == "POST /rest/v1/favorites" }?.requests == 1)
+            #expect(report.endpoints.first { $0.endpoint == "DELETE /rest/v1/favorites" }?.requests == 1)
+            #expect(mock.store.read { $0.tables["favorites"]?.rows.count } == before)
+        }
+    }
+
+    @Test func intra42IsCleanWithAUserToken() async throws {
+        try await Self.withMock(.intra42) { server in
+            let report = await Self.check(Intra42.spec, server, credentials: Credentials(token: try await Self.token(server)))
+            #expect(Self.problems(report) == [])
+            #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.requests == 2)
+        }
+    }
+
+    @Test func intra42ClientCredentialsSignInAndUserEndpointsAreRefusedAsWarnings() async throws {
+        try await Self.withMock(.intra42) { server in
+            let mock = try #require(server.engine.behaviour as? Intra42Mock)
+            let credentials = Credentials(client: (mock.application.clientID, mock.application.clientSecret))
+            let report = await Self.check(Intra42.spec, server, credentials: credentials, writes: false)
+            let problems = report.sortedFindings.filter { $0.severity > .note }
+            #expect(!problems.isEmpty)
+            #expect(problems.allSatisfy { $0.rule == .credentialRefused && $0.endpoint?.contains("/v2/me") == true })
+            #expect(report.endpoints.first { $0.endpoint == "POST /oauth/token" }?.requests == 1)
+            #expect(!CheckReportRenderer.json([report]).contains(mock.application.clientSecret))
+        }
+    }
+
+    @Test func withoutCredentialsAuthenticatedEndpointsAreSkippedWithANote() async throws {
+        try await Self.withMock(.apinest) { server in
+            let report = await Self.check(Fitness.spec, server, credentials: Credentials(), writes: false)
+            #expect(Self.problems(report) == [])
+            #expect(report.endpoints.filter { $0.skipped == nil }.map(\.endpoint) == ["GET /activities", "GET /activities/{id}"])
+            #expect(report.endpoints.first { $0.endpoint == "POST /activities" }?.skipped == "changes data: runs only with --allow-writes")
+        }
+    }
+}
