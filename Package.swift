@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyCLITests",
-            dependencies: ["UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs"],
+            dependencies: ["UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -23,11 +23,11 @@ public struct CheckReport: Sendable {
 
     public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }
 
-    /// The findings sorted for output: by endpoint, then severity (errors first), then pointer and rule.
+    /// The findings sorted for output: errors first, then by endpoint, pointer and rule.
     public var sortedFindings: [Diagnostic] {
         findings.sorted {
-            ($0.endpoint ?? "", -$0.severity.rank, $0.pointer.description, $0.rule.rawValue, $0.message)
-                < ($1.endpoint ?? "", -$1.severity.rank, $1.pointer.description, $1.rule.rawValue, $1.message)
+            (-$0.severity.rank, $0.endpoint ?? "", $0.pointer.description, $0.rule.rawValue, $0.message)
+                < (-$1.severity.rank, $1.endpoint ?? "", $1.pointer.description, $1.rule.rawValue, $1.message)
         }
     }
 }

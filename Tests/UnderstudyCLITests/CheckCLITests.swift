@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudyMock
+
+/// `understudy check` through the built binary against a mock on a loopback port: exit codes, output
+/// formats, the JUnit file, and that secrets never reach stdout or stderr.
+struct CheckCLITests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs the binary off the concurrency pool (the mock's handlers need it) and waits for it.
+    static func run(_ arguments: [String]) async throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("understudy")
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = arguments
+                let out = Pipe()
+                let err = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                // stderr stays far below a pipe's buffer (usage errors, one line), so reading it second is safe.
+                let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                let stderr = err.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(
+                    returning: Run(
+                        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                        stderr: String(decoding: stderr, as: UTF8.self)))
+            }
+        }
+    }
+
+    static func withMock<T>(_ body: (MockServer, String) async throws -> T) async throws -> T {
+        let server = try await MockServer.start(.apinest)
+        do {
+            let token = try #require(try await server.engine.behaviour.issueToken(for: nil)["accessToken"]?.stringValue)
+            let result = try await body(server, token)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    @Test func aCleanServerExitsZeroAndAFaultyOneExitsOne() async throws {
+        try await Self.withMock { server, token in
+            let base = server.baseURL.absoluteString
+            let clean = try await Self.run(["check", "--api", "achievements", "--base-url", base, "--token", token, "--format", "json"])
+            #expect(clean.status == 0, "\(clean.stderr)")
+            let document = try JSONValue(parsing: clean.stdout)
+            #expect(document["formatVersion"] == 1)
+            #expect(document["summary"]?["errors"] == 0)
+            #expect(document["summary"]?["warnings"] == 0)
+            #expect(document["summary"]?["endpointsChecked"] == 5)
+            #expect(document["apis"]?[0]?["api"] == "achievements")
+
+            server.engine.setFaults([try FaultRule(parsing: "GET /achievements/summary: status=503")])
+            let faulty = try await Self.run(["check", "--api", "achievements", "--base-url", base, "--token", token])
+            #expect(faulty.status == 1)
+            #expect(faulty.stdout.contains("GET /achievements/summary\n  error /: the server failed with 503 [status.server-error]"))
+            #expect(faulty.stdout.contains(#"-H "Authorization: Bearer $UNDERSTUDY_TOKEN""#))
+            let github = try await Self.run(["check", "--api", "achievements", "--base-url", base, "--token", token, "--format", "github"])
+            #expect(github.stdout.hasPrefix("::error title=status.server-error::GET /achievements/summary /: the server failed with 503\n"))
+            for output in [clean.stdout, clean.stderr, faulty.stdout, faulty.stderr, github.stdout] {
+                #expect(!output.contains(token))
+            }
+        }
+    }
+
+    @Test func failOnWarningAndTheJUnitFile() async throws {
+        try await Self.withMock { server, token in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-junit-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let junit = folder.appendingPathComponent("report.xml").path
+            let base = server.baseURL.absoluteString
+            // Without a token the authenticated endpoints are skipped (notes): clean at error, clean at warning,
+            // failing at note.
+            let lenient = try await Self.run(["check", "--api", "fitness", "--base-url", base, "--junit", junit, "--fail-on", "warning"])
+            #expect(lenient.status == 0)
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains(#"<testsuite name="fitness" tests="6" failures="0" skipped="4""#))
+            #expect(xml.contains(#"<testcase classname="fitness" name="GET /activities/{id}""#))
+            #expect(xml.contains(#"<skipped message="changes data: runs only with --allow-writes"/>"#))
+            let strict = try await Self.run(["check", "--api", "fitness", "--base-url", base, "--fail-on", "note"])
+            #expect(strict.status == 1)
+            _ = token
+        }
+    }
+
+    @Test func usageErrorsExit64AndToolFailuresExit2() async throws {
+        let badURL = try await Self.run(["check", "--api", "fitness", "--base-url", "ftp://example.com"])
+        #expect(badURL.status == 64)
+        #expect(badURL.stderr.contains("--base-url must be an http or https URL"))
+        let badLogin = try await Self.run(["check", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--login", "a:b"])
+        #expect(badLogin.status == 64)
+        let badEndpoint = try await Self.run(["check", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--endpoint", "GET /nope"])
+        #expect(badEndpoint.status == 64)
+        try await Self.withMock { server, _ in
+            let unwritable = try await Self.run([
+                "check", "--api", "fitness", "--base-url", server.baseURL.absoluteString, "--junit", "/nonexistent/dir/report.xml",
+            ])
+            #expect(unwritable.status == 2)
+            #expect(unwritable.stderr.contains("cannot write the JUnit report"))
+        }
+    }
+
+    @Test func anUnreachableServerIsAFindingNotACrash() async throws {
+        let run = try await Self.run([
+            "check", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--format", "json", "--token", "secret-token-value",
+        ])
+        #expect(run.status == 1)
+        let document = try JSONValue(parsing: run.stdout)
+        #expect(document["findings"]?[0]?["rule"] == "transport.connection-refused")
+        #expect(!run.stdout.contains("secret-token-value"))
+    }
+}
