@@ -80,6 +80,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "check-benchmark",
+            dependencies: ["UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock"],
+            path: "Benchmarks/check-benchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "minimal-server",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),

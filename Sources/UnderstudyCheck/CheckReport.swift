@@ -20,6 +20,8 @@ public struct CheckReport: Sendable {
     public var endpoints: [EndpointRecord]
     /// Wall-clock seconds of the whole check.
     public var seconds: Double
+    /// Every request sent, in order (secrets included: never print these).
+    public var sent: [OutgoingRequest] = []
 
     public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }
 

@@ -92,6 +92,7 @@ final class CheckSession: Sendable {
     struct State {
         var findings: [Diagnostic] = []
         var seen: Set<Diagnostic> = []
+        var sent: [OutgoingRequest] = []
         var records: [String: CheckReport.EndpointRecord] = [:]
         var redactor: Redactor
         var token: String?
@@ -116,7 +117,8 @@ final class CheckSession: Sendable {
             let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
             let records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
             return CheckReport(
-                api: spec.id, baseURL: options.baseURL, findings: state.findings, endpoints: records, seconds: seconds)
+                api: spec.id, baseURL: options.baseURL, findings: state.findings, endpoints: records, seconds: seconds,
+                sent: state.sent)
         }
     }
 
@@ -224,6 +226,7 @@ final class CheckSession: Sendable {
             var record = state.records[endpoint.id] ?? CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0)
             record.requests += 1
             record.seconds += exchange.duration
+            state.sent.append(request)
             record.skipped = nil
             state.records[endpoint.id] = record
             if let body, endpoint.method == .get { state.bodies.append((endpoint.path.template, body)) }
