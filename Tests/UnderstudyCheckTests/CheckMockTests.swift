@@ -27,10 +27,15 @@ struct CheckMockTests {
         return try #require(answer["accessToken"]?.stringValue ?? answer["access_token"]?.stringValue)
     }
 
+    /// Far above any real answer time: the suite runs these next to CPU-heavy tests on two cores, and the
+    /// verdict under test is conformance, not speed.
+    static let patient = HTTPTransport.Options(timeout: .seconds(300))
+
     static func check(_ spec: APISpec, _ server: MockServer, credentials: Credentials, writes: Bool = true) async -> CheckReport {
         await Checker(
             spec: spec,
-            options: CheckOptions(baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes)
+            options: CheckOptions(
+                baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes, transport: patient)
         ).run()
     }
 

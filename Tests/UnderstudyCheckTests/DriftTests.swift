@@ -24,7 +24,7 @@ struct DriftTests {
             let credentials = Credentials(token: token, apiKey: spec.auth == .supabase ? "drift-test-anon-key" : nil)
             let options = CheckOptions(
                 baseURL: server.baseURL, credentials: credentials, endpoints: endpoints,
-                transport: HTTPTransport.Options(timeout: .seconds(2)))
+                transport: CheckMockTests.patient)
             let report = await Checker(spec: spec, options: options).run()
             let lines = report.sortedFindings.filter { $0.severity > .note }.map {
                 "\($0.severity) \($0.rule) \($0.endpoint ?? "-") \($0.pointer.displayString)"
@@ -203,9 +203,11 @@ struct DriftTests {
         ]
         for (answer, rule) in cases {
             let lines = try await CannedServer.with(["/activities": answer]) { server in
+                // Only the silent server may time out; the others must be judged on what they sent.
+                let timeout: Duration = rule == .transportTimeout ? .milliseconds(500) : .seconds(300)
                 let options = CheckOptions(
                     baseURL: server.baseURL, endpoints: Self.fitnessList,
-                    transport: HTTPTransport.Options(timeout: .milliseconds(500), maximumBodyBytes: 1 << 20))
+                    transport: HTTPTransport.Options(timeout: timeout, maximumBodyBytes: 1 << 20))
                 let report = await Checker(spec: Fitness.spec, options: options).run()
                 return report.findings.filter { $0.severity == .error }.map { "\($0.rule)" + ": " + $0.message }
             }
@@ -223,7 +225,8 @@ struct DriftTests {
     @Test func retriesRepeatOnlyTransportFailures() async throws {
         let count = try await CannedServer.with(["/activities": .raw([])]) { server in
             let options = CheckOptions(
-                baseURL: server.baseURL, endpoints: Self.fitnessList, transport: HTTPTransport.Options(retries: 2))
+                baseURL: server.baseURL, endpoints: Self.fitnessList,
+                transport: HTTPTransport.Options(timeout: .seconds(300), retries: 2))
             _ = await Checker(spec: Fitness.spec, options: options).run()
             return server.requests.count
         }
@@ -232,7 +235,8 @@ struct DriftTests {
             "/activities": .json(#"{"message":"boom","statusCode":503}"#, status: 503)
         ]) { server in
             let options = CheckOptions(
-                baseURL: server.baseURL, endpoints: Self.fitnessList, transport: HTTPTransport.Options(retries: 2))
+                baseURL: server.baseURL, endpoints: Self.fitnessList,
+                transport: HTTPTransport.Options(timeout: .seconds(300), retries: 2))
             _ = await Checker(spec: Fitness.spec, options: options).run()
             return server.requests.count
         }

@@ -24,7 +24,7 @@ struct LiveMock {
         _ body: (LiveMock) async throws -> T
     ) async throws -> T {
         let server = try await MockServer.start(api, configuration: configuration)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: patient)
         let mock = LiveMock(server: server, client: client)
         do {
             let result = try await body(mock)
@@ -37,6 +37,10 @@ struct LiveMock {
             throw error
         }
     }
+
+    /// Waits far longer than any answer takes: the suite runs loopback tests next to CPU-heavy ones on two
+    /// cores, and these tests judge what the mock answers, not how fast.
+    static let patient = HTTPClient.Configuration(timeout: .init(connect: .seconds(300), read: .seconds(300)))
 
     /// A response: status, headers and body (parsed as JSON when it is JSON).
     struct Reply {
@@ -64,7 +68,7 @@ struct LiveMock {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: bytes))
         }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(300))
         let body = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, bytes: Array(buffer: body))
     }
