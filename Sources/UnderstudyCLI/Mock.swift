@@ -96,7 +96,7 @@ struct Mock: AsyncParsableCommand {
 }
 
 /// Waits for SIGINT or SIGTERM.
-private final class SignalWaiter {
+final class SignalWaiter {
     private let stream: AsyncStream<String>
     private let sources: [any DispatchSourceSignal]
 

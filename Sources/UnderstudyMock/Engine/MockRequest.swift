@@ -77,12 +77,7 @@ public struct QueryItems: Sendable, Hashable {
 
     public init(_ raw: String) {
         self.raw = raw
-        items = raw.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0])
-            let value = parts.count > 1 ? Self.decode(parts[1]) : ""
-            return (name, value)
-        }
+        items = FormURLEncoding.pairs(raw)
     }
 
     /// The first value of a parameter.
@@ -94,26 +89,7 @@ public struct QueryItems: Sendable, Hashable {
     public static func == (lhs: QueryItems, rhs: QueryItems) -> Bool { lhs.raw == rhs.raw }
     public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 
-    static func decode(_ text: Substring) -> String {
-        guard text.contains("%") || text.contains("+") else { return String(text) }
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                if let high = iterator.next(), let low = iterator.next(),
-                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-                {
-                    bytes.append(value)
-                } else {
-                    bytes.append(byte)
-                }
-            default: bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func decode(_ text: Substring) -> String { FormURLEncoding.decode(text) }
 }
 
 extension String {

@@ -1,0 +1,226 @@
+import Foundation
+import Synchronization
+import UnderstudyCore
+
+extension RuleID {
+    public static let proxyUnknownRoute: RuleID = "proxy.unknown-route"
+    public static let proxyUnsupportedMethod: RuleID = "proxy.unsupported-method"
+    public static let proxyRequestTooLarge: RuleID = "proxy.request-too-large"
+}
+
+/// One request as the proxy received it from the app.
+struct ProxiedRequest: Sendable {
+    var method: HTTPMethod
+    /// The path as sent (percent-encoded), without the query.
+    var path: String
+    /// The query string without `?`, or `nil`.
+    var query: String?
+    /// The end-to-end header fields, in order.
+    var headers: HeaderFields
+    var body: [UInt8]
+}
+
+/// The state of a running proxy: routes, the redactor, findings and per-endpoint counts. Inspections
+/// run on the side, in tasks this session tracks so a caller can wait for them.
+final class ProxySession: Sendable {
+    let specs: [APISpec]
+    let upstream: String
+    private let onFinding: @Sendable (Diagnostic) -> Void
+    private let state = Mutex(State())
+    private let started = ContinuousClock.now
+
+    private struct State {
+        var redactor = Redactor()
+        /// Findings in the order they were reported, with the id of the spec they belong to.
+        var findings: [(spec: String, finding: Diagnostic)] = []
+        var seen: Set<Diagnostic> = []
+        var records: [String: [String: CheckReport.EndpointRecord]] = [:]
+        var pending: [Int: Task<Void, Never>] = [:]
+        var nextTask = 0
+    }
+
+    init(specs: [APISpec], upstream: String, onFinding: @escaping @Sendable (Diagnostic) -> Void) {
+        self.specs = specs
+        self.upstream = upstream
+        self.onFinding = onFinding
+    }
+
+    // MARK: Routing
+
+    /// The endpoint a request is for: same method, the template matches, and where two templates match, the
+    /// one with a literal segment where the other has a parameter wins (`/users/me` over `/users/{id}`).
+    func route(_ method: HTTPMethod, _ path: String) -> (spec: APISpec, endpoint: AnyEndpoint, path: [String: String])?
+    {
+        var best: (spec: APISpec, endpoint: AnyEndpoint, path: [String: String], literals: [Bool])?
+        for spec in specs {
+            for endpoint in spec.endpoints where endpoint.method == method {
+                guard let values = endpoint.path.match(path) else { continue }
+                let literals = endpoint.path.segments.map { if case .literal = $0 { true } else { false } }
+                if let current = best, !Self.isMoreLiteral(literals, than: current.literals) { continue }
+                best = (spec, endpoint, values, literals)
+            }
+        }
+        return best.map { ($0.spec, $0.endpoint, $0.path) }
+    }
+
+    private static func isMoreLiteral(_ lhs: [Bool], than rhs: [Bool]) -> Bool {
+        for (left, right) in zip(lhs, rhs) where left != right { return left }
+        return false
+    }
+
+    // MARK: Secrets
+
+    /// Adds the credentials a request carries to the redactor; call before anything about it is reported.
+    func learnSecrets(from request: ProxiedRequest) {
+        var found: [(String, String)] = []
+        if let authorization = request.headers["Authorization"] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            found.append((parts.count == 2 ? String(parts[1]) : authorization, "UNDERSTUDY_TOKEN"))
+        }
+        if let apiKey = request.headers["apikey"] { found.append((apiKey, "UNDERSTUDY_APIKEY")) }
+        found += Self.secrets(inBody: request.body, contentType: request.headers["Content-Type"])
+        guard !found.isEmpty else { return }
+        state.withLock { state in
+            for (value, name) in found { state.redactor.add(value, as: name) }
+        }
+    }
+
+    /// Passwords, client secrets and tokens in a JSON or form body (a sign-in request, or its answer).
+    static func secrets(inBody body: [UInt8], contentType: String?) -> [(String, String)] {
+        guard !body.isEmpty else { return [] }
+        var members: [(String, JSONValue)] = []
+        if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            members = FormURLEncoding.pairs(String(decoding: body, as: UTF8.self)).map { ($0.name, .string($0.value)) }
+        } else if let json = try? JSONParser().parse(body) {
+            // Tokens sit at the top level or one envelope down (`{"data": {"accessToken": ...}}`).
+            for level in [json, json["data"]].compactMap({ $0 }) {
+                if case .object(let object) = level { members += object.map { ($0.key, $0.value) } }
+            }
+        }
+        return members.compactMap { key, value in
+            guard let text = value.stringValue else { return nil }
+            let name = key.lowercased().replacingOccurrences(of: "_", with: "")
+            if name.contains("password") { return (text, "UNDERSTUDY_PASSWORD") }
+            if name == "clientsecret" { return (text, "UNDERSTUDY_CLIENT_SECRET") }
+            if name.hasSuffix("token") { return (text, "UNDERSTUDY_TOKEN") }
+            return nil
+        }
+    }
+
+    // MARK: Inspection
+
+    /// Judges the request and its answer on the side; the answer is already on its way to the app.
+    func inspectLater(_ request: ProxiedRequest, _ exchange: Exchange) {
+        state.withLock { state in
+            let id = state.nextTask
+            state.nextTask += 1
+            // Created under the lock, so the task cannot finish (and unregister) before it is registered.
+            state.pending[id] = Task {
+                self.inspect(request, exchange)
+                _ = self.state.withLock { $0.pending.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Waits until every inspection started so far (and any they start) has finished.
+    func settle() async {
+        while true {
+            let tasks = state.withLock { Array($0.pending.values) }
+            if tasks.isEmpty { return }
+            for task in tasks { await task.value }
+        }
+    }
+
+    func inspect(_ request: ProxiedRequest, _ exchange: Exchange) {
+        if let response = exchange.response {
+            let found = Self.secrets(inBody: response.body, contentType: response.headers["Content-Type"])
+            if !found.isEmpty {
+                state.withLock { state in for (value, name) in found { state.redactor.add(value, as: name) } }
+            }
+        }
+        guard let match = route(request.method, request.path) else {
+            let id = "\(request.method.rawValue) \(request.path)"
+            var findings = [
+                Diagnostic(
+                    .note, rule: .proxyUnknownRoute, endpoint: id,
+                    message:
+                        "no endpoint of \(specs.map(\.id).joined(separator: ", ")) matches \(id); forwarded unchecked")
+            ]
+            if case .failure(let failure) = exchange.outcome {
+                var finding = ResponseInspector.diagnostic(for: failure)
+                finding.endpoint = id
+                findings.append(finding)
+            }
+            report(findings, spec: specs[0], exchange: exchange, endpoint: nil)
+            return
+        }
+        let (spec, endpoint, pathValues) = match
+        let query = FormURLEncoding.pairs(request.query ?? "")
+        let inspection = RequestInspector(spec: spec, endpoint: endpoint).inspect(
+            body: request.body, contentType: request.headers["Content-Type"]
+        ) { parameter in
+            switch parameter.location {
+            case .path: pathValues[parameter.name]
+            case .query: query.first { $0.name == parameter.name }?.value
+            case .header: request.headers[parameter.name]
+            }
+        }
+        var findings = inspection.findings.map { finding in
+            var finding = finding
+            finding.endpoint = endpoint.id
+            return finding
+        }
+        findings += ResponseInspector(spec: spec).findings(for: exchange, endpoint: endpoint, expecting: nil)
+        report(findings, spec: spec, exchange: exchange, endpoint: endpoint.id)
+    }
+
+    /// Records findings once each (redacted, with a curl line) and counts the exchange.
+    func report(_ findings: [Diagnostic], spec: APISpec, exchange: Exchange?, endpoint: String?) {
+        let fresh: [Diagnostic] = state.withLock { state in
+            if let endpoint, let exchange {
+                var record =
+                    state.records[spec.id, default: [:]][endpoint]
+                    ?? CheckReport.EndpointRecord(endpoint: endpoint, requests: 0, seconds: 0)
+                record.requests += 1
+                record.seconds += exchange.duration
+                state.records[spec.id, default: [:]][endpoint] = record
+            }
+            let curl = exchange.map { Curl.command(for: $0.request, redactor: state.redactor) }
+            var fresh: [Diagnostic] = []
+            for finding in findings {
+                var finding = finding
+                if let curl, finding.context["curl"] == nil { finding.context["curl"] = curl }
+                let redacted = state.redactor.redact(finding)
+                // The app repeats its requests; the same finding again says nothing new.
+                var key = redacted
+                key.context = [:]
+                guard state.seen.insert(key).inserted else { continue }
+                state.findings.append((spec.id, redacted))
+                fresh.append(redacted)
+            }
+            return fresh
+        }
+        for finding in fresh { onFinding(finding) }
+    }
+
+    // MARK: Results
+
+    var findings: [Diagnostic] { state.withLock { $0.findings.map(\.finding) } }
+
+    /// One report per spec, in the shape `understudy check` writes.
+    func reports() -> [CheckReport] {
+        let seconds = HTTPTransport.seconds(ContinuousClock.now - started)
+        return state.withLock { state in
+            specs.map { spec in
+                let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
+                let records = (state.records[spec.id] ?? [:]).values.sorted {
+                    (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint)
+                }
+                return CheckReport(
+                    api: spec.id, baseURL: upstream,
+                    findings: state.findings.filter { $0.spec == spec.id }.map(\.finding),
+                    endpoints: records, seconds: seconds)
+            }
+        }
+    }
+}

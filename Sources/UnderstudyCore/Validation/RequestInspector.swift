@@ -1,0 +1,150 @@
+import Foundation
+
+extension RuleID {
+    // Requests the app sends (the proxy judges them, the mock refuses them).
+    public static let requestParameterMissing: RuleID = "request.parameter-missing"
+    public static let requestParameterInvalid: RuleID = "request.parameter-invalid"
+    public static let requestBodyMissing: RuleID = "request.body-missing"
+    public static let requestBodyInvalidJSON: RuleID = "request.body-invalid-json"
+
+    /// The request form of a body rule: `schema.type-mismatch` → `request.schema.type-mismatch`.
+    public static func request(_ rule: RuleID) -> RuleID { RuleID(rawValue: "request." + rule.rawValue) }
+}
+
+/// Judges a request against its endpoint: path, query and header parameters, and the body against the
+/// request model (schema and a real decode with the API's decoder settings).
+///
+/// One place for both sides of the contract: the mock refuses a request with an error-level finding,
+/// and the validating proxy reports the app's requests with the same findings.
+///
+/// ```swift
+/// let inspection = RequestInspector(spec: Fitness.spec, endpoint: endpoint)
+///     .inspect(body: bytes, contentType: "application/json") { parameter in query[parameter.name] }
+/// inspection.findings   // [request.schema.required-missing at /title, ...]
+/// ```
+public struct RequestInspector: Sendable {
+    public let spec: APISpec
+    public let endpoint: AnyEndpoint
+
+    public init(spec: APISpec, endpoint: AnyEndpoint) {
+        self.spec = spec
+        self.endpoint = endpoint
+    }
+
+    /// What the inspection found, and the body it parsed.
+    public struct Inspection: Sendable {
+        /// Parameter findings first, then body findings; rule ids start with `request.`.
+        public var findings: [Diagnostic]
+        /// The parsed body (JSON, or a form as an object of strings), when there is one and it parsed.
+        public var body: JSONValue?
+    }
+
+    /// Inspects one request.
+    /// - Parameters:
+    ///   - body: the body bytes, empty when there is none.
+    ///   - contentType: the `Content-Type` header, if any.
+    ///   - value: the text of a parameter in the request (path value, query value, header value), or `nil`.
+    /// - Returns: every finding; only error-level findings make the request invalid.
+    public func inspect(body: [UInt8], contentType: String?, parameter value: (Parameter) -> String?) -> Inspection {
+        var findings: [Diagnostic] = []
+        let validator = Validator(definitions: spec.definitions)
+        for parameter in endpoint.parameters {
+            let label = "\(parameter.location.rawValue) parameter \(parameter.name)"
+            guard let text = value(parameter) else {
+                if parameter.required {
+                    findings.append(
+                        Diagnostic(
+                            .error, rule: .requestParameterMissing, message: "\(label) is required",
+                            expected: Render.expected(parameter.schema), found: "absent"))
+                }
+                continue
+            }
+            for finding in validator.validate(Self.coerce(text, to: parameter.schema), against: parameter.schema) {
+                findings.append(
+                    Diagnostic(
+                        finding.severity, rule: .requestParameterInvalid, message: "\(label): \(finding.message)",
+                        expected: finding.expected, found: finding.found))
+            }
+        }
+        guard let model = endpoint.request else { return Inspection(findings: findings, body: nil) }
+        let (bodyFindings, parsed) = inspectBody(body, contentType: contentType, model: model, validator: validator)
+        return Inspection(findings: findings + bodyFindings, body: parsed)
+    }
+
+    private func inspectBody(_ bytes: [UInt8], contentType: String?, model: ModelReference, validator: Validator)
+        -> ([Diagnostic], JSONValue?)
+    {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            guard endpoint.body == .required else { return ([], nil) }
+            return (
+                [
+                    Diagnostic(
+                        .error, rule: .requestBodyMissing,
+                        message: "the request body is required (a JSON \(model.name))",
+                        expected: model.name, found: "an empty body")
+                ], nil
+            )
+        }
+        let body: JSONValue
+        if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            let form = FormURLEncoding.pairs(String(decoding: bytes, as: UTF8.self))
+            body = .object(
+                Dictionary(form.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
+        } else {
+            do {
+                body = try JSONParser().parse(bytes)
+            } catch {
+                return (
+                    [
+                        Diagnostic(
+                            .error, rule: .requestBodyInvalidJSON, message: "the body is not valid JSON: \(error)",
+                            expected: "JSON", found: Render.preview(bytes))
+                    ], nil
+                )
+            }
+        }
+        var findings = validator.validate(body, against: model.schema)
+        // A schema error already says why; the decode would only repeat it less precisely.
+        if !findings.contains(where: { $0.severity == .error }),
+            let error = model.decodeError(Data(body.serializedBytes()), settings: spec.decoder),
+            let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
+        {
+            findings.append(finding)
+        }
+        return (
+            findings.map { finding in
+                var finding = finding
+                finding.rule = .request(finding.rule)
+                finding.context["decoder"] = nil
+                return finding
+            }, body
+        )
+    }
+
+    /// Whether a finding concerns the request as a whole (a parameter, a missing or unparsable body)
+    /// rather than a place in the body.
+    public static func isWholeRequest(_ finding: Diagnostic) -> Bool {
+        [.requestParameterMissing, .requestParameterInvalid, .requestBodyMissing, .requestBodyInvalidJSON]
+            .contains(finding.rule)
+    }
+
+    /// The JSON value a parameter's text stands for under its schema (`"42"` → `42` for an integer).
+    public static func coerce(_ text: String, to schema: Schema) -> JSONValue {
+        switch schema {
+        case .nullable(let wrapped): return coerce(text, to: wrapped)
+        case .integer:
+            if let int = Int(text) { return .integer(int) }
+        case .number, .decimal:
+            if Double(text) != nil, (try? JSONParser().parse(text))?.numberValue != nil {
+                return .number(JSONNumber(uncheckedLiteral: text))
+            }
+        case .boolean:
+            if text == "true" { return .bool(true) }
+            if text == "false" { return .bool(false) }
+        case .array(let array):
+            return .array(text.split(separator: ",").map { coerce(String($0), to: array.items) })
+        default: break
+        }
+        return .string(text)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Hummingbird
+import Testing
+import UnderstudyCore
+import UnderstudyMock
+import UnderstudySpecs
+
+@testable import UnderstudyCheck
+
+struct ValidatingProxyTests {
+    static let apinest = [Fitness.spec, Achievements.spec]
+
+    /// Sends through `transport` to `base + target`.
+    static func send(
+        _ transport: HTTPTransport, _ method: HTTPMethod, _ base: String, _ target: String, headers: HeaderFields = [:],
+        body: String? = nil
+    ) async -> Exchange {
+        var fields = headers
+        if body != nil { fields.add("Content-Type", "application/json") }
+        return await transport.send(
+            OutgoingRequest(method: method, url: base + target, headers: fields, body: body.map { Array($0.utf8) }))
+    }
+
+    static func token(_ transport: HTTPTransport, mock: MockServer) async throws -> String {
+        let issued = await send(transport, .post, mock.baseURL.absoluteString, "/__understudy/token", body: "{}")
+        let body = try JSONParser().parse(try #require(issued.response).body)
+        return try #require(body["accessToken"]?.stringValue)
+    }
+
+    static let validActivity = """
+        {"sportType":"running","title":"Morning run","description":null,"location":"Paris","latitude":48.85,\
+        "longitude":2.35,"date":"2030-05-01","time":"2030-05-01T07:30:00Z","participants":4,"level":"beginner",\
+        "visibility":"public"}
+        """
+
+    @Test func answersAreTheMocksOwnAndValidTrafficHasNoFindings() async throws {
+        let mock = try await MockServer.start(.apinest)
+        let proxy = try await ValidatingProxy.start(specs: Self.apinest, upstream: mock.baseURL.absoluteString)
+        try await Self.withClient { client in
+            let direct = mock.baseURL.absoluteString
+            let proxied = proxy.baseURL.absoluteString
+            let token = try await Self.token(client, mock: mock)
+            let list = await Self.send(client, .get, direct, "/activities")
+            let listBody = try JSONParser().parse(try #require(list.response).body)
+            let id = try #require(listBody[0]?["_id"]?.stringValue)
+            let requests: [(HTTPMethod, String, HeaderFields, String?)] = [
+                (.get, "/activities", [:], nil),
+                (.get, "/activities?visibility=public", [:], nil),
+                (.get, "/activities/\(id)", ["Authorization": "Bearer \(token)"], nil),
+                (.get, "/activities/5f1d7c2e9b1e8a3d4c2b1a09", [:], nil),  // 404 in the API's envelope
+                (.post, "/activities", [:], Self.validActivity),  // 401: no token
+            ]
+            for (method, target, headers, body) in requests {
+                let expected = try #require(
+                    await Self.send(client, method, direct, target, headers: headers, body: body).response)
+                let actual = try #require(
+                    await Self.send(client, method, proxied, target, headers: headers, body: body).response)
+                #expect(actual.status == expected.status, "\(method) \(target)")
+                #expect(actual.body == expected.body, "\(method) \(target)")
+                for name in ["Content-Type", "Content-Length", "Server"] {
+                    #expect(actual.headers[name] == expected.headers[name], "\(name) of \(method) \(target)")
+                }
+            }
+            let created = await Self.send(
+                client, .post, proxied, "/activities", headers: ["Authorization": "Bearer \(token)"],
+                body: Self.validActivity)
+            #expect(created.response?.status == 201)
+
+            let findings = await proxy.findings
+            #expect(findings.filter { $0.severity >= .warning }.map(\.summary) == [])
+            let reports = await proxy.reports()
+            #expect(reports.map(\.api) == ["fitness", "achievements"])
+            #expect(reports[0].requests == requests.count + 1)
+        }
+        await proxy.stop()
+        await mock.stop()
+    }
+
+    @Test func driftedAnswerIsPassedOnUnchangedAndReported() async throws {
+        let drifted = """
+            [{"_id":"5f1d7c2e9b1e8a3d4c2b1a09","sportType":"running","location":"Paris","date":"2030-05-01T00:00:00Z",\
+            "time":"2030-05-01T07:30:00Z","participants":"four","participantIds":[],"level":"beginner",\
+            "visibility":"public","isCompleted":false,"creator":{"_id":"5f1d7c2e9b1e8a3d4c2b1a01","name":"Alex"},\
+            "createdAt":"2030-04-01T00:00:00Z","updatedAt":"2030-04-01T00:00:00Z"}]
+            """
+        let router = Router()
+        router.get("/activities") { _, _ in TestUpstream.json(drifted) }
+        let upstream = try await TestUpstream.start(router)
+        let streamed = StreamedFindings()
+        let proxy = try await ValidatingProxy.start(spec: Fitness.spec, upstream: upstream.baseURL) {
+            streamed.append($0)
+        }
+        try await Self.withClient { client in
+
+            let response = try #require(
+                await Self.send(client, .get, proxy.baseURL.absoluteString, "/activities").response)
+            #expect(response.status == 200)
+            #expect(response.body == Array(drifted.utf8))
+            #expect(response.headers["Content-Type"] == "application/json")
+
+            let findings = await proxy.findings
+            let missing = try #require(findings.first { $0.rule == .requiredMissing })
+            #expect(missing.pointer == "/0/title")
+            #expect(missing.endpoint == "GET /activities")
+            #expect(missing.severity == .error)
+            #expect(missing.context["curl"] == "curl -sS -i '\(upstream.baseURL)/activities'")
+            let mistyped = try #require(findings.first { $0.rule == .typeMismatch })
+            #expect(mistyped.pointer == "/0/participants")
+            #expect(mistyped.expected == "integer")
+            #expect(streamed.all == findings)
+
+            // The app asks again: the same findings are not reported twice.
+            _ = await Self.send(client, .get, proxy.baseURL.absoluteString, "/activities")
+            #expect(await proxy.findings.count == findings.count)
+        }
+        await proxy.stop()
+        await upstream.stop()
+    }
+
+    @Test func invalidRequestIsForwardedAndReported() async throws {
+        let mock = try await MockServer.start(.apinest)
+        let proxy = try await ValidatingProxy.start(specs: Self.apinest, upstream: mock.baseURL.absoluteString)
+        try await Self.withClient { client in
+            let token = try await Self.token(client, mock: mock)
+            let body =
+                #"{"sportType":"running","location":"Paris","date":"2030-05-01","time":"2030-05-01T07:30:00Z","#
+                + #""participants":"many","level":"beginner","visibility":"public"}"#
+            let response = await Self.send(
+                client, .post, proxy.baseURL.absoluteString, "/activities",
+                headers: ["Authorization": "Bearer \(token)"],
+                body: body)
+            // The mock refuses it: the request reached it.
+            #expect(response.response?.status == 400)
+
+            let findings = await proxy.findings
+            let missing = try #require(findings.first { $0.rule == .request(.requiredMissing) })
+            #expect(missing.pointer == "/title")
+            #expect(missing.endpoint == "POST /activities")
+            #expect(findings.contains { $0.rule == .request(.typeMismatch) && $0.pointer == "/participants" })
+            #expect(findings.allSatisfy { $0.rule.rawValue.hasPrefix("request.") || $0.severity < .warning })
+            let curl = try #require(missing.context["curl"])
+            #expect(curl.contains(#"-H "Authorization: Bearer $UNDERSTUDY_TOKEN""#))
+            #expect(!Self.rendered(findings).contains(token))
+        }
+        await proxy.stop()
+        await mock.stop()
+    }
+
+    @Test func upstreamDownIsABadGatewayAndUnknownRoutesANote() async throws {
+        // A port that was just free: nothing listens there any more.
+        let vanished = try await TestUpstream.start(Router())
+        await vanished.stop()
+        // A short timeout: AsyncHTTPClient retries a refused connection until the deadline.
+        let proxy = try await ValidatingProxy.start(
+            spec: Fitness.spec, upstream: vanished.baseURL,
+            options: ProxyOptions(transport: HTTPTransport.Options(timeout: .seconds(1))))
+        try await Self.withClient { client in
+            let secrets: HeaderFields = [
+                "Authorization": "Bearer opaque-secret-token-42", "apikey": "anon-key-secret-99",
+            ]
+
+            let exchange = await Self.send(client, .get, proxy.baseURL.absoluteString, "/activities", headers: secrets)
+            let down = try #require(exchange.response)
+            #expect(down.status == 502)
+            #expect(down.headers["Content-Type"] == "application/json")
+            #expect(try JSONParser().parse(down.body)["error"] == "Bad Gateway")
+            let unknown = await Self.send(
+                client, .post, proxy.baseURL.absoluteString, "/nowhere?x=1", headers: secrets,
+                body: #"{"password":"hunter2-secret"}"#)
+            #expect(unknown.response?.status == 502)
+
+            let findings = await proxy.findings
+            let refused = try #require(
+                findings.first { $0.rule.rawValue.hasPrefix("transport.") && $0.endpoint == "GET /activities" })
+            #expect(refused.severity == .error)
+            let curl = try #require(refused.context["curl"])
+            #expect(curl.contains("$UNDERSTUDY_TOKEN") && curl.contains("$UNDERSTUDY_APIKEY"))
+            let note = try #require(findings.first { $0.rule == .proxyUnknownRoute })
+            #expect(note.severity == .note)
+            #expect(note.endpoint == "POST /nowhere")
+            #expect(note.context["curl"]?.contains("$UNDERSTUDY_PASSWORD") == true)
+
+            let reports = await proxy.reports()
+            let everything =
+                Self.rendered(findings) + CheckReportRenderer.json(reports)
+                + CheckReportRenderer.junit(reports, failOn: .error)
+            for secret in ["opaque-secret-token-42", "anon-key-secret-99", "hunter2-secret"] {
+                #expect(!everything.contains(secret), "\(secret) leaked")
+            }
+        }
+        await proxy.stop()
+    }
+
+    @Test func aLiteralSegmentBeatsAParameter() throws {
+        let session = ProxySession(specs: [VideGreniers.spec], upstream: "http://upstream", onFinding: { _ in })
+        #expect(session.route(.get, "/api/events/nearby")?.endpoint.id == "GET /api/events/nearby")
+        let event = try #require(session.route(.get, "/api/events/42"))
+        #expect(event.endpoint.id == "GET /api/events/{id}")
+        #expect(event.path == ["id": "42"])
+        #expect(session.route(.get, "/api/events/42/nowhere") == nil)
+    }
+
+    /// Runs `body` with an HTTP client and always shuts the client down.
+    static func withClient(_ body: (HTTPTransport) async throws -> Void) async throws {
+        let client = HTTPTransport()
+        do {
+            try await body(client)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        await client.shutdown()
+    }
+
+    /// Every way a finding is printed.
+    static func rendered(_ findings: [Diagnostic]) -> String {
+        findings.map { ProxyOutput.text($0) + ProxyOutput.jsonLine($0) }.joined()
+            + TerminalDiagnosticRenderer().render(findings)
+    }
+}
+
+/// Findings as the `onFinding` callback streamed them.
+final class StreamedFindings: Sendable {
+    private let storage = DiagnosticBuffer()
+    func append(_ finding: Diagnostic) { storage.collect(finding) }
+    var all: [Diagnostic] { storage.diagnostics }
+}
