@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "UnderstudySpecs", targets: ["UnderstudySpecs"]),
         .library(name: "UnderstudyMock", targets: ["UnderstudyMock"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "UnderstudyOpenAPI", targets: ["UnderstudyOpenAPI"]),
         .executable(name: "understudy", targets: ["understudy"]),
     ],
     dependencies: [
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "UnderstudyCore", swiftSettings: swiftSettings),
@@ -48,9 +51,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "UnderstudyOpenAPI",
+            dependencies: [
+                "UnderstudyCore",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "UnderstudyCLI",
             dependencies: [
                 "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
+                "UnderstudyOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -87,6 +102,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyOpenAPITests",
+            dependencies: [
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyOpenAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
