@@ -19,6 +19,12 @@ public enum OpenAPIImport {
         document["openapi"]?.stringValue != nil
     }
 
+    /// Parses JSON or YAML bytes (JSON keeps number literals exactly).
+    /// - Throws: ``OpenAPIImportError`` when the bytes are neither.
+    public static func parse(_ bytes: [UInt8], source: String) throws -> JSONValue {
+        try OpenAPIDocumentReader.parse(bytes, source: source)
+    }
+
     /// Reads JSON or YAML bytes as an OpenAPI document.
     /// - Parameters:
     ///   - bytes: the document.
