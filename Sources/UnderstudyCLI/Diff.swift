@@ -103,7 +103,8 @@ struct Diff: ParsableCommand {
             var document: JSONValue
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
             do {
-                document = file.hasSuffix(".json") ? try JSONParser().parse(bytes) : try OpenAPIImport.parse(bytes, source: file)
+                document =
+                    file.hasSuffix(".json") ? try JSONParser().parse(bytes) : try OpenAPIImport.parse(bytes, source: file)
             } catch {
                 throw DiffError("\(file) is not \(file.hasSuffix(".json") ? "JSON" : "YAML"): \(error)")
             }
@@ -114,7 +115,8 @@ struct Diff: ParsableCommand {
             }
             guard let id = document["api"]?.stringValue, document["endpoints"]?.arrayValue != nil else {
                 throw DiffError(
-                    "\(file) is neither a canonical spec (no \"api\" and \"endpoints\") nor an OpenAPI document (no \"openapi\"); write one with `understudy export`")
+                    "\(file) is neither a canonical spec (no \"api\" and \"endpoints\") nor an OpenAPI document "
+                        + "(no \"openapi\"); write one with `understudy export`")
             }
             if let other = sources[id] {
                 throw DiffError("\(other) and \(file) both describe API \(id); keep one of them in the folder")

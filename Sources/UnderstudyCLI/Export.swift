@@ -7,12 +7,13 @@ import UnderstudyOpenAPI
 /// its OpenAPI 3.1 document (`specs/openapi/`).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the canonical spec JSON (or OpenAPI 3.1 document) of each API, sorted and stable, into a folder.")
+        abstract: "Write the canonical spec JSON (or OpenAPI 3.1 document) of each API, sorted and stable, into a folder."
+    )
 
     @Option(help: "The API to export (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
     var api: APISelection = .all
 
-    @Option(help: "The folder to write <api>.json (<api>.openapi.json, <api>.openapi.yaml) files into; created if missing.")
+    @Option(help: "The folder to write <api>.json (or .openapi.json, .openapi.yaml) files into; created if missing.")
     var out: String
 
     @Option(help: "What to write: canonical (the diff baseline), openapi (OpenAPI 3.1 JSON) or openapi-yaml.")

@@ -8,7 +8,9 @@ import Yams
 enum OpenAPIDocumentReader {
     /// The document as a JSON tree (YAML is read through Yams).
     static func parse(_ bytes: [UInt8], source: String) throws -> JSONValue {
-        let first = bytes.first { ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0) }
+        let first = bytes.first {
+            ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0)
+        }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             do {
                 return try JSONParser().parse(bytes)

@@ -39,7 +39,9 @@ public enum OpenAPIExport {
         for name in spec.definitions.keys.sorted() {
             var schema = spec.definitions[name]!.openAPISchema(componentNames)
             if componentNames.key(name) != name {
-                schema = schema.with(vendorExtensions: schema.vendorExtensions.merging([OpenAPIExtension.model: AnyCodable(name)]) { $1 })
+                schema = schema.with(
+                    vendorExtensions: schema.vendorExtensions.merging([OpenAPIExtension.model: AnyCodable(name)]) { $1 }
+                )
             }
             schemas[OpenAPI.ComponentKey(rawValue: componentNames.key(name))!] = schema
         }
@@ -70,17 +72,8 @@ public enum OpenAPIExport {
     }
 
     private static func info(_ spec: APISpec) -> OpenAPI.Document.Info {
-        let ambiguities: [JSONValue] = spec.ambiguities.sorted { $0.id < $1.id }.map { ambiguity in
-            var entry: [String: JSONValue] = [
-                "id": .string(ambiguity.id), "summary": .string(ambiguity.summary),
-                "resolution": .string(ambiguity.resolution),
-            ]
-            if let endpoint = ambiguity.endpoint { entry["endpoint"] = .string(endpoint) }
-            return .object(entry)
-        }
-        let decoder: JSONValue = [
-            "dates": .string(spec.decoder.dates.description), "keys": .string(spec.decoder.keys.description),
-        ]
+        // The canonical spec already renders the decoder settings and the ambiguities.
+        let canonical = spec.canonicalJSON
         return OpenAPI.Document.Info(
             title: spec.title,
             description: "The \(spec.title) API as its apps decode it, described by \(spec.document).",
@@ -88,10 +81,10 @@ public enum OpenAPIExport {
             vendorExtensions: [
                 OpenAPIExtension.api: AnyCodable(spec.id),
                 OpenAPIExtension.document: AnyCodable(spec.document),
-                OpenAPIExtension.decoder: decoder.anyCodable,
+                OpenAPIExtension.decoder: (canonical["decoder"] ?? [:]).anyCodable,
                 OpenAPIExtension.optionalKeys: AnyCodable(spec.optionalKeys.rawValue),
                 OpenAPIExtension.errorModel: AnyCodable(spec.errorEnvelope.model.name),
-                OpenAPIExtension.ambiguities: JSONValue.array(ambiguities).anyCodable,
+                OpenAPIExtension.ambiguities: (canonical["ambiguities"] ?? []).anyCodable,
             ])
     }
 
@@ -107,7 +100,8 @@ public enum OpenAPIExport {
     private static func securitySchemes(_ auth: AuthScheme)
         -> OpenAPI.ComponentReferenceDictionary<OpenAPI.SecurityScheme>
     {
-        let bearer = OpenAPI.SecurityScheme.http(scheme: "bearer", bearerFormat: "JWT", description: "Authorization: Bearer <JWT>")
+        let bearer = OpenAPI.SecurityScheme.http(
+            scheme: "bearer", bearerFormat: "JWT", description: "Authorization: Bearer <JWT>")
         switch auth {
         case .bearerJWT:
             return ["bearerAuth": .b(bearer)]
@@ -140,7 +134,9 @@ public enum OpenAPIExport {
     ) -> OpenAPI.Operation {
         var extensions: [String: AnyCodable] = [:]
         if case .role(let role) = endpoint.auth { extensions[OpenAPIExtension.role] = AnyCodable(role) }
-        if endpoint.pagination != .none { extensions[OpenAPIExtension.pagination] = AnyCodable(endpoint.pagination.description) }
+        if endpoint.pagination != .none {
+            extensions[OpenAPIExtension.pagination] = AnyCodable(endpoint.pagination.description)
+        }
         if case .announced(let note) = endpoint.availability {
             extensions[OpenAPIExtension.availability] = AnyCodable("announced: \(note)")
         }
@@ -158,7 +154,9 @@ public enum OpenAPIExport {
             OpenAPI.Response(
                 description: HTTPStatus.reason(endpoint.success),
                 headers: paginationHeaders(endpoint.pagination),
-                content: endpoint.response.map { [.json: .b(content($0, names: names, example: fixture?.responses[success]))] }
+                content: endpoint.response.map {
+                    [.json: .b(content($0, names: names, example: fixture?.responses[success]))]
+                }
                     ?? [:]))
         for status in endpoint.errors.sorted() {
             let example = fixture?.responses[status.rawValue]
@@ -184,7 +182,8 @@ public enum OpenAPIExport {
         return ([endpoint.method.rawValue.lowercased()] + words.map(String.init)).joined(separator: "_")
     }
 
-    private static func content(_ model: ModelReference, names: ComponentNames, example: JSONValue?) -> OpenAPI.Content {
+    private static func content(_ model: ModelReference, names: ComponentNames, example: JSONValue?) -> OpenAPI.Content
+    {
         OpenAPI.Content(
             schema: model.schema.openAPISchema(names), example: example?.anyCodable,
             vendorExtensions: [OpenAPIExtension.model: AnyCodable(model.name)])
@@ -203,7 +202,9 @@ public enum OpenAPIExport {
     }
 
     private static func paginationHeaders(_ pagination: Pagination) -> OpenAPI.Header.Map? {
-        func header(_ description: String, _ schema: JSONSchema) -> Either<OpenAPI.Reference<OpenAPI.Header>, OpenAPI.Header> {
+        func header(_ description: String, _ schema: JSONSchema) -> Either<
+            OpenAPI.Reference<OpenAPI.Header>, OpenAPI.Header
+        > {
             .b(OpenAPI.Header(schema: schema, description: description))
         }
         switch pagination {

@@ -75,7 +75,8 @@ private struct DocumentImport {
             let item = resolve(item)
             for method in HTTPMethod.allCases {
                 guard let operation = item[method.rawValue.lowercased()] else { continue }
-                let (endpoint, error) = self.endpoint(method, path, operation, shared: item["parameters"]?.arrayValue ?? [])
+                let (endpoint, error) = self.endpoint(
+                    method, path, operation, shared: item["parameters"]?.arrayValue ?? [])
                 endpoints.append(endpoint)
                 if envelope == nil { envelope = error }
             }
@@ -94,7 +95,8 @@ private struct DocumentImport {
             auth: auth,
             decoder: DecoderSettings(
                 dates: Self.dateStrategy(decoder?["dates"]?.stringValue),
-                keys: decoder?["keys"]?.stringValue.flatMap(DecoderSettings.KeyStrategy.init(rawValue:)) ?? .useDefaultKeys),
+                keys: decoder?["keys"]?.stringValue.flatMap(DecoderSettings.KeyStrategy.init(rawValue:))
+                    ?? .useDefaultKeys),
             errorEnvelope: errorEnvelope, endpoints: endpoints, ambiguities: ambiguities(info),
             optionalKeys: info[OpenAPIExtension.optionalKeys]?.stringValue.flatMap(OptionalKeyStyle.init(rawValue:))
                 ?? .sometimesAbsent,
@@ -144,7 +146,8 @@ private struct DocumentImport {
     }
 
     private func parameter(_ json: JSONValue) -> Parameter? {
-        guard let name = json["name"]?.stringValue, let location = json["in"]?.stringValue.flatMap(Parameter.Location.init)
+        guard let name = json["name"]?.stringValue,
+            let location = json["in"]?.stringValue.flatMap(Parameter.Location.init)
         else { return nil }
         let schemaJSON = json["schema"] ?? [:]
         var parameter = Parameter(
@@ -157,7 +160,10 @@ private struct DocumentImport {
     /// The JSON body of a content map: its schema and model name.
     private func model(_ content: JSONValue?, fallback: String) -> ModelReference? {
         guard let content = content?.objectValue, !content.isEmpty else { return nil }
-        let key = content.keys.sorted().first { $0 == "application/json" } ?? content.keys.sorted().first { $0.contains("json") }
+        let key =
+            content.keys.sorted().first { $0 == "application/json" } ?? content.keys.sorted().first {
+                $0.contains("json")
+            }
             ?? content.keys.sorted()[0]
         let media = content[key] ?? [:]
         guard let schemaJSON = media["schema"] else { return nil }
@@ -188,7 +194,9 @@ private struct DocumentImport {
             let tokenURL = flows.keys.sorted().lazy.compactMap { flows[$0]?["tokenUrl"]?.stringValue }.first
             return .oauth2(tokenPath: tokenURL ?? "/oauth/token")
         }
-        let hasAPIKey = schemes.contains { $0["type"]?.stringValue == "apiKey" && $0["name"]?.stringValue?.lowercased() == "apikey" }
+        let hasAPIKey = schemes.contains {
+            $0["type"]?.stringValue == "apiKey" && $0["name"]?.stringValue?.lowercased() == "apikey"
+        }
         return hasAPIKey ? .supabase : .bearerJWT
     }
 
@@ -212,7 +220,8 @@ private struct DocumentImport {
             let parts = text.dropFirst("page-in-body(".count).dropLast().split(separator: ",", maxSplits: 2)
             guard parts.count == 3 else { return nil }
             return .pageInBody(
-                pageParameter: String(parts[0]), sizeParameter: String(parts[1]), metadataPointer: JSONPointer(String(parts[2])))
+                pageParameter: String(parts[0]), sizeParameter: String(parts[1]),
+                metadataPointer: JSONPointer(String(parts[2])))
         }
     }
 
@@ -275,7 +284,8 @@ private struct DocumentImport {
             return .ref(modelNames[key] ?? key)
         }
         var nullable = object["nullable"] == .bool(true)
-        var types = object["type"]?.arrayValue?.compactMap(\.stringValue) ?? object["type"]?.stringValue.map { [$0] } ?? []
+        var types =
+            object["type"]?.arrayValue?.compactMap(\.stringValue) ?? object["type"]?.stringValue.map { [$0] } ?? []
         if types.contains("null") {
             nullable = true
             types.removeAll { $0 == "null" }
@@ -296,7 +306,9 @@ private struct DocumentImport {
         if let parts = object["allOf"]?.arrayValue {
             return wrap(merged(parts.map { schema($0) }))
         }
-        if types.isEmpty && (object["properties"] != nil || object["additionalProperties"] != nil) { types = ["object"] }
+        if types.isEmpty && (object["properties"] != nil || object["additionalProperties"] != nil) {
+            types = ["object"]
+        }
         if types.isEmpty { return .any }
         if types.count > 1 {
             return wrap(.oneOf(types.map { schema(.object(object.merging(["type": .string($0)]) { $1 })) }))
@@ -308,12 +320,17 @@ private struct DocumentImport {
             return wrap(
                 .integer(
                     IntegerConstraints(
-                        minimum: Self.bound(object, "minimum", exclusive: "exclusiveMinimum").map { Int($0.rounded(.up)) },
-                        maximum: Self.bound(object, "maximum", exclusive: "exclusiveMaximum").map { Int($0.rounded(.down)) },
+                        minimum: Self.bound(object, "minimum", exclusive: "exclusiveMinimum").map {
+                            Int($0.rounded(.up))
+                        },
+                        maximum: Self.bound(object, "maximum", exclusive: "exclusiveMaximum").map {
+                            Int($0.rounded(.down))
+                        },
                         values: values?.compactMap(\.numberValue?.intValue))))
         case "number":
             var constraints = NumberConstraints(
-                minimum: object["minimum"]?.numberValue?.doubleValue, maximum: object["maximum"]?.numberValue?.doubleValue)
+                minimum: object["minimum"]?.numberValue?.doubleValue,
+                maximum: object["maximum"]?.numberValue?.doubleValue)
             if let exclusive = object["exclusiveMinimum"]?.numberValue?.doubleValue {
                 constraints.exclusiveMinimum = exclusive
             } else if object["exclusiveMinimum"] == .bool(true) {
@@ -326,10 +343,12 @@ private struct DocumentImport {
                 .string(
                     StringConstraints(
                         format: object["format"]?.stringValue.flatMap(StringFormat.init(name:)),
-                        values: values?.compactMap(\.stringValue), minLength: object["minLength"]?.numberValue?.intValue,
+                        values: values?.compactMap(\.stringValue),
+                        minLength: object["minLength"]?.numberValue?.intValue,
                         maxLength: object["maxLength"]?.numberValue?.intValue)))
         case "array":
-            if object[OpenAPIExtension.pairs] != nil, let pair = object["items"]?["anyOf"]?.arrayValue, pair.count == 2 {
+            if object[OpenAPIExtension.pairs] != nil, let pair = object["items"]?["anyOf"]?.arrayValue, pair.count == 2
+            {
                 return wrap(.pairs(key: schema(pair[0]), value: schema(pair[1])))
             }
             return wrap(
@@ -353,7 +372,8 @@ private struct DocumentImport {
         }
         let required = (object["required"]?.arrayValue ?? []).compactMap(\.stringValue)
         // Required properties in the order the document lists them, then the others by name.
-        let names = required.filter { properties[$0] != nil } + properties.keys.filter { !required.contains($0) }.sorted()
+        let names =
+            required.filter { properties[$0] != nil } + properties.keys.filter { !required.contains($0) }.sorted()
         return .object(
             ObjectSchema(
                 properties: names.map { Property($0, schema(properties[$0]!), required: required.contains($0)) },

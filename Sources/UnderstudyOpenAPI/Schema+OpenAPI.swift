@@ -49,7 +49,8 @@ extension Schema {
         case .number(let constraints), .decimal(let constraints):
             let isDecimal = if case .decimal = self { true } else { false }
             let minimum =
-                constraints.minimum.map { ($0, exclusive: false) } ?? constraints.exclusiveMinimum.map { ($0, exclusive: true) }
+                constraints.minimum.map { ($0, exclusive: false) }
+                ?? constraints.exclusiveMinimum.map { ($0, exclusive: true) }
             return .number(
                 format: isDecimal ? .other("decimal") : .generic,
                 maximum: constraints.maximum.map { ($0, exclusive: false) }, minimum: minimum)
@@ -67,11 +68,14 @@ extension Schema {
                 properties[property.name] = property.required ? schema : schema.optionalSchemaObject()
             }
             return .object(
-                properties: properties, additionalProperties: object.additionalProperties == .forbidden ? .a(false) : nil)
+                properties: properties,
+                additionalProperties: object.additionalProperties == .forbidden ? .a(false) : nil)
         case .map(let map):
             let schema = JSONSchema.object(additionalProperties: .b(map.values.openAPISchema(names)))
             guard map.keys != .string() else { return schema }
-            return schema.with(vendorExtensions: [OpenAPIExtension.propertyNames: map.keys.openAPISchema(names).anyCodable])
+            return schema.with(vendorExtensions: [
+                OpenAPIExtension.propertyNames: map.keys.openAPISchema(names).anyCodable
+            ])
         case .pairs(let key, let value):
             return .array(
                 description: "A flat array alternating keys and values: [key, value, key, value, ...]",
@@ -94,15 +98,8 @@ extension Schema {
     }
 }
 
-extension JSONSchema {
-    /// The schema as an extension value (extensions hold plain JSON).
-    var anyCodable: AnyCodable {
-        (try? JSONDecoder().decode(AnyCodable.self, from: JSONEncoder().encode(self))) ?? AnyCodable(String?.none)
-    }
-}
-
-extension JSONValue {
-    /// The value as OpenAPIKit's `AnyCodable` (examples, defaults, extensions).
+extension Encodable {
+    /// The value as OpenAPIKit's `AnyCodable` (examples, defaults, extensions hold plain JSON).
     var anyCodable: AnyCodable {
         (try? JSONDecoder().decode(AnyCodable.self, from: JSONEncoder().encode(self))) ?? AnyCodable(String?.none)
     }

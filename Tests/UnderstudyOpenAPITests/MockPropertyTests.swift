@@ -43,7 +43,8 @@ struct MockPropertyTests {
             if let answer = try? await behaviour.issueToken(for: nil) { credentials = Credentials(answer) }
             for request in generator.requests(endpoint, valid: 4, invalid: 3, credentials: credentials) {
                 let raw = RawRequest(
-                    method: endpoint.method.rawValue, target: request.target, headers: request.headers, body: request.body)
+                    method: endpoint.method.rawValue, target: request.target, headers: request.headers,
+                    body: request.body)
                 let response = await engine.respond(to: raw)
                 violations += Self.violations(request, status: response.status, body: response.body, spec: spec)
                 sent += 1
@@ -64,7 +65,8 @@ struct MockPropertyTests {
             var credentials = Credentials([:])
             for endpoint in spec.endpoints {
                 let token = try await Self.send(
-                    client, server.baseURL, "POST", "/__understudy/token", headers: ["Content-Type": "application/json"],
+                    client, server.baseURL, "POST", "/__understudy/token",
+                    headers: ["Content-Type": "application/json"],
                     body: Array("{}".utf8))
                 if token.status == 200 { credentials = Credentials(try JSONParser().parse(token.body)) }
                 for request in generator.requests(endpoint, valid: 1, invalid: 1, credentials: credentials) {
@@ -118,9 +120,13 @@ struct MockPropertyTests {
             return body.isEmpty ? [] : ["\(request): status \(status) documents no body, got \(body.count) bytes"]
         }
         guard let value = try? JSONParser().parse(body) else {
-            return ["\(request): status \(status) body is not JSON: \(String(decoding: body.prefix(300), as: UTF8.self))"]
+            return [
+                "\(request): status \(status) body is not JSON: \(String(decoding: body.prefix(300), as: UTF8.self))"
+            ]
         }
-        let errors = Validator(definitions: spec.definitions).validate(value, against: schema).filter { $0.severity == .error }
+        let errors = Validator(definitions: spec.definitions).validate(value, against: schema).filter {
+            $0.severity == .error
+        }
         return errors.map { "\(request): status \(status) body: \($0.summary)" }
     }
 }

@@ -54,7 +54,8 @@ struct OpenAPIExportTests {
         #expect(activity?["required"]?.arrayValue?.contains("description") == false)
 
         let videgreniers = try Self.exported("videgreniers")
-        let counts = videgreniers["components"]?["schemas"]?["VideGreniers.UserActivityStatisticsDto"]?["properties"]?["activityCounts"]
+        let counts = videgreniers["components"]?["schemas"]?["VideGreniers.UserActivityStatisticsDto"]?["properties"]?[
+            "activityCounts"]
         #expect(counts?["type"] == "array")
         #expect(counts?["x-understudy-pairs"] == true)
         #expect(counts?["items"]?["anyOf"]?.arrayValue?.count == 2)
@@ -67,8 +68,9 @@ struct OpenAPIExportTests {
         let users = try Self.exported("intra42")["paths"]?["/v2/users"]?["get"]?["responses"]?["200"]?["headers"]
         #expect(users?.objectValue?.keys.sorted() == ["Link", "X-Page", "X-Per-Page", "X-Total"])
         let easyco = try Self.exported("easyco")
-        #expect(easyco["paths"]?["/rest/v1/properties"]?["get"]?["responses"]?["200"]?["headers"]?["Content-Range"] != nil)
-        let decimals = try easyco.serialized().components(separatedBy: #""format":"decimal""#).count - 1
+        #expect(
+            easyco["paths"]?["/rest/v1/properties"]?["get"]?["responses"]?["200"]?["headers"]?["Content-Range"] != nil)
+        let decimals = easyco.serialized().components(separatedBy: #""format":"decimal""#).count - 1
         #expect(decimals == 6)
     }
 
@@ -96,7 +98,9 @@ struct OpenAPIExportTests {
             ])
         #expect(
             try changes(activity { $0["visibility"] = ["type": "string", "enum": ["public", "friends", "private"]] })
-                .first == #"breaking diff.enum-value-added fitness GET /activities response /*/visibility: new enum value "private"; the app's enum cannot decode it"#)
+                .first
+                == #"breaking diff.enum-value-added fitness GET /activities response /*/visibility: new enum value "private"; the app's enum cannot decode it"#
+        )
         #expect(
             try changes { document in
                 document.update(["paths"]) { $0["/activities/{id}/leave"] = nil }
@@ -104,7 +108,9 @@ struct OpenAPIExportTests {
         #expect(
             try changes { document in
                 document.update(["paths", "/activities", "get"]) { $0["security"] = [["bearerAuth": []]] }
-            } == ["breaking diff.auth-changed fitness GET /activities auth: the auth requirement changed from optional to required"])
+            } == [
+                "breaking diff.auth-changed fitness GET /activities auth: the auth requirement changed from optional to required"
+            ])
     }
 
     @Test func foreignOpenAPI30YAMLIsReadBestEffort() throws {

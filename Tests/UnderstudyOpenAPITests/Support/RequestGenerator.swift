@@ -90,7 +90,8 @@ struct RequestGenerator {
         if broken {
             var breakages: [String] = []
             if endpoint.request != nil { breakages += ["malformed JSON", "body of the wrong type", "property"] }
-            if endpoint.parameters.contains(where: { $0.location != .header && Self.wrongValue(for: $0.schema) != nil }) {
+            if endpoint.parameters.contains(where: { $0.location != .header && Self.wrongValue(for: $0.schema) != nil })
+            {
                 breakages.append("parameter")
             }
             if endpoint.parameters.contains(where: { $0.location == .query && $0.required }) {
@@ -113,7 +114,9 @@ struct RequestGenerator {
                 (body, kind) = breakProperty(value, schema: endpoint.request!.schema, generator: &values)
                 headers["Content-Type"] = "application/json"
             case "parameter":
-                let candidates = endpoint.parameters.filter { $0.location != .header && Self.wrongValue(for: $0.schema) != nil }
+                let candidates = endpoint.parameters.filter {
+                    $0.location != .header && Self.wrongValue(for: $0.schema) != nil
+                }
                 let parameter = random.pick(candidates)
                 let wrong = Self.wrongValue(for: parameter.schema)!
                 if parameter.location == .path {
@@ -204,6 +207,7 @@ struct RequestGenerator {
     }
 
     static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~[]()*,:"))) ?? text
+        text.addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~[]()*,:"))) ?? text
     }
 }

@@ -37,7 +37,8 @@ enum SpecForm: String, CaseIterable, CustomTestStringConvertible, Sendable {
             responses[String(endpoint["success"]?.numberValue?.intValue ?? 200)] = .object(success)
             for status in endpoint["errors"]?.arrayValue ?? [] {
                 responses[status.numberLiteral!] = [
-                    "description": "Error", "content": content(["model": "Error", "schema": ["$ref": "#/definitions/Error"]]),
+                    "description": "Error",
+                    "content": content(["model": "Error", "schema": ["$ref": "#/definitions/Error"]]),
                 ]
             }
             var operation: [String: JSONValue] = [
@@ -45,7 +46,8 @@ enum SpecForm: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 "parameters": .array(
                     (endpoint["parameters"]?.arrayValue ?? []).map { parameter in
                         [
-                            "name": parameter["name"]!, "in": parameter["in"]!, "required": parameter["required"] ?? false,
+                            "name": parameter["name"]!, "in": parameter["in"]!,
+                            "required": parameter["required"] ?? false,
                             "schema": rewritten(parameter["schema"]!),
                         ]
                     }),
@@ -85,7 +87,8 @@ enum SpecForm: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .object(let members):
             var copy = members.mapValues(rewritten)
             if let reference = members["$ref"]?.stringValue {
-                copy["$ref"] = .string(reference.replacingOccurrences(of: "#/definitions/", with: "#/components/schemas/"))
+                copy["$ref"] = .string(
+                    reference.replacingOccurrences(of: "#/definitions/", with: "#/components/schemas/"))
             }
             return .object(copy)
         case .array(let elements):
