@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "UnderstudyMock", targets: ["UnderstudyMock"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
         .library(name: "UnderstudyCheck", targets: ["UnderstudyCheck"]),
+        .library(name: "UnderstudyOpenAPI", targets: ["UnderstudyOpenAPI"]),
         .executable(name: "understudy", targets: ["understudy"]),
     ],
     dependencies: [
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "UnderstudyCore", swiftSettings: swiftSettings),
@@ -63,9 +66,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "UnderstudyOpenAPI",
+            dependencies: [
+                "UnderstudyCore",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "UnderstudyCLI",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyCheck",
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyCheck", "UnderstudyOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -120,6 +134,16 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyOpenAPITests",
+            dependencies: [
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyOpenAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

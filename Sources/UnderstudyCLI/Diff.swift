@@ -1,22 +1,25 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudyOpenAPI
 
 /// `understudy diff`: breaking-change detection between spec versions.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two spec versions and classify every change by what it does to the apps' Swift models.",
         discussion: """
-            OLD and NEW are canonical spec files (`understudy export`) or folders of them. With --baseline DIR, \
-            the current descriptors are compared with the committed baseline. Exit status: 0 when no change \
+            OLD and NEW are each a canonical spec file (`understudy export`), an OpenAPI 3.0 or 3.1 document \
+            (JSON or YAML, such as `understudy export --format openapi` writes), or a folder of them (its *.json, \
+            *.yaml and *.yml files; an OpenAPI document is recognised by its top-level `openapi` key; subfolders \
+            are not read). With --baseline DIR, the current descriptors are compared with the committed baseline. Exit status: 0 when no change \
             reaches --fail-on, 1 when one does, 2 when a side cannot be read, 64 bad usage. To accept a \
             breaking change, update the baseline in the same commit: `swift run understudy export --api all --out specs`.
             """)
 
-    @Argument(help: "The old spec: a canonical spec JSON file or a folder of them.")
+    @Argument(help: "The old spec: a canonical spec JSON file, an OpenAPI document, or a folder of them.")
     var old: String?
 
-    @Argument(help: "The new spec: a canonical spec JSON file or a folder of them.")
+    @Argument(help: "The new spec: a canonical spec JSON file, an OpenAPI document, or a folder of them.")
     var new: String?
 
     @Option(help: "Compare the current descriptors with this folder of canonical specs (the committed baseline).")
@@ -79,7 +82,7 @@ struct Diff: ParsableCommand {
         return SpecDiff.compare(old: selected(before), new: selected(after))
     }
 
-    /// A canonical spec file, or every `*.json` file directly in a folder, keyed by API id.
+    /// A canonical spec or OpenAPI file, or every such file directly in a folder, as canonical specs keyed by API id.
     static func load(_ path: String) throws -> [String: JSONValue] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -87,22 +90,38 @@ struct Diff: ParsableCommand {
         }
         let files: [String]
         if isFolder.boolValue {
-            files = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
+            let extensions = [".json", ".yaml", ".yml"]
+            files = try FileManager.default.contentsOfDirectory(atPath: path)
+                .filter { name in extensions.contains { name.hasSuffix($0) } }.sorted()
                 .map { (path as NSString).appendingPathComponent($0) }
         } else {
             files = [path]
         }
         var documents: [String: JSONValue] = [:]
+        var sources: [String: String] = [:]
         for file in files {
-            let document: JSONValue
+            var document: JSONValue
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
             do {
-                document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+                document =
+                    file.hasSuffix(".json") ? try JSONParser().parse(bytes) : try OpenAPIImport.parse(bytes, source: file)
             } catch {
-                throw DiffError("\(file) is not JSON: \(error)")
+                throw DiffError("\(file) is not \(file.hasSuffix(".json") ? "JSON" : "YAML"): \(error)")
+            }
+            if OpenAPIImport.isOpenAPI(document) {
+                let name = (file as NSString).lastPathComponent
+                let stem = name.split(separator: ".").first.map(String.init) ?? name
+                document = try OpenAPIImport.spec(document: document, source: file, fallbackID: stem).canonicalJSON
             }
             guard let id = document["api"]?.stringValue, document["endpoints"]?.arrayValue != nil else {
-                throw DiffError("\(file) is not a canonical spec (no \"api\" and \"endpoints\"); write one with `understudy export`")
+                throw DiffError(
+                    "\(file) is neither a canonical spec (no \"api\" and \"endpoints\") nor an OpenAPI document "
+                        + "(no \"openapi\"); write one with `understudy export`")
             }
+            if let other = sources[id] {
+                throw DiffError("\(other) and \(file) both describe API \(id); keep one of them in the folder")
+            }
+            sources[id] = file
             documents[id] = document
         }
         return documents

@@ -182,13 +182,13 @@ struct CLITests {
         #expect(try run(["diff", old.path, folder.appendingPathComponent("none").path]).status == 2)
     }
 
-    private struct Run {
+    struct Run {
         var status: Int32
         var stdout: String
         var stderr: String
     }
 
-    private func run(_ arguments: [String]) throws -> Run {
+    func run(_ arguments: [String]) throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("understudy")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw CLIError("the understudy binary is not built next to the test bundle (\(binary.path))")

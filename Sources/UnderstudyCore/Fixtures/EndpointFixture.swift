@@ -144,6 +144,10 @@ extension HTTPStatus {
     /// The standard reason phrase, used as the message of generated error fixtures.
     public static func reason(_ status: HTTPStatus) -> String {
         switch status.rawValue {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 206: "Partial Content"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"

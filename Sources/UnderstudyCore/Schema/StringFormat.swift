@@ -43,6 +43,20 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The format named `name`, as ``description`` writes it; `nil` for a name Understudy does not know.
+    public init?(name: String) {
+        if name.hasPrefix("date-pattern("), name.hasSuffix(")") {
+            self = .datePattern(String(name.dropFirst("date-pattern(".count).dropLast()))
+            return
+        }
+        let simple: [StringFormat] = [
+            .dateTime, .dateTimeWithoutFraction, .dateTimeWithFraction, .date, .time, .uuid, .objectId, .email, .uri,
+            .integer,
+        ]
+        guard let format = simple.first(where: { $0.description == name }) else { return nil }
+        self = format
+    }
+
     /// Whether `string` follows this format.
     public func matches(_ string: String) -> Bool {
         var string = string

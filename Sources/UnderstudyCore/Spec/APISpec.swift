@@ -48,6 +48,24 @@ public struct APISpec: Sendable {
         self.definitions = inference.definitions
     }
 
+    /// Creates a spec from schemas described elsewhere (an imported OpenAPI document): no inference.
+    package init(
+        id: String, title: String, document: String, auth: AuthScheme, decoder: DecoderSettings,
+        errorEnvelope: ErrorEnvelope, endpoints: [AnyEndpoint], ambiguities: [Ambiguity],
+        optionalKeys: OptionalKeyStyle, definitions: SchemaDefinitions
+    ) {
+        self.id = id
+        self.title = title
+        self.document = document
+        self.auth = auth
+        self.decoder = decoder
+        self.errorEnvelope = errorEnvelope
+        self.endpoints = endpoints
+        self.ambiguities = ambiguities
+        self.optionalKeys = optionalKeys
+        self.definitions = definitions
+    }
+
     /// The endpoint named `METHOD /path`, exactly as the inventory writes it.
     public func endpoint(_ id: String) -> AnyEndpoint? {
         endpoints.first { $0.id == id }
@@ -100,7 +118,8 @@ public struct ErrorEnvelope: Sendable {
         return copy
     }
 
-    private init(model: ModelReference, make: @escaping @Sendable (HTTPStatus, [String]) -> JSONValue) {
+    /// Creates an envelope around a model described elsewhere (an imported OpenAPI document).
+    package init(model: ModelReference, make: @escaping @Sendable (HTTPStatus, [String]) -> JSONValue) {
         self.model = model
         self.make = make
     }
@@ -142,6 +161,15 @@ public struct ModelReference: Sendable {
         schema = .any
         infer = { try $0.schema(for: model) }
         decodeBody = { data, decoder in try decoder.decode(model, from: data) }
+    }
+
+    /// Creates a reference to a model known only by its name and schema (an imported OpenAPI document);
+    /// without a Swift type, any JSON decodes.
+    package init(name: String, schema: Schema) {
+        self.name = name
+        self.schema = schema
+        infer = { _ in schema }
+        decodeBody = { data, decoder in try decoder.decode(JSONValue.self, from: data) }
     }
 
     /// Decodes `data` into the model with the app's decoder.
@@ -203,6 +231,27 @@ public struct AnyEndpoint: Sendable {
         examples = endpoint.examples
         request = Request.self == NoBody.self ? nil : ModelReference(Request.self)
         response = Response.self == NoContent.self ? nil : ModelReference(Response.self)
+    }
+
+    /// Creates an endpoint from parts described elsewhere (an imported OpenAPI document).
+    package init(
+        method: HTTPMethod, path: PathTemplate, parameters: [Parameter], auth: Auth, success: HTTPStatus,
+        errors: [HTTPStatus], body: BodyRequirement, pagination: Pagination, summary: String,
+        availability: Availability, request: ModelReference?, response: ModelReference?
+    ) {
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.auth = auth
+        self.success = success
+        self.errors = errors
+        self.body = body
+        self.pagination = pagination
+        self.summary = summary
+        self.availability = availability
+        self.examples = Examples()
+        self.request = request
+        self.response = response
     }
 
     /// `METHOD /path`.

@@ -52,6 +52,9 @@ public enum VideGreniers {
 
     /// The error statuses every enveloped endpoint may answer (rate limits apply to all of them).
     private static let common: [HTTPStatus] = [.tooManyRequests, .internalServerError]
+    /// The app sends its (possibly expired or revoked) access token with every request and refreshes on a 401,
+    /// so an optional-auth endpoint refuses a bad token rather than answering as if anonymous.
+    private static let optionalAuthErrors: [HTTPStatus] = [.unauthorized] + common
 
     // MARK: - Authentication
 
@@ -141,6 +144,8 @@ public enum VideGreniers {
         sizeParameter: "pageSize",
         metadataPointer: "/pagination"
     )
+    /// A path id that is not a UUID is a validation error (400 in the envelope), so every endpoint with one
+    /// documents 400.
     private static let eventId = Parameter.path("id", .string(format: .uuid), summary: "The event id")
 
     public static let events = Endpoint<NoBody, PaginatedApiResponse<EventDto>>(
@@ -163,7 +168,7 @@ public enum VideGreniers {
             .query("sortDescending", .boolean, default: false, summary: "Sort direction"),
         ],
         auth: .optional,
-        errors: [.badRequest] + common,
+        errors: [.badRequest] + optionalAuthErrors,
         pagination: pageInBody,
         summary: "List events, filtered, sorted and paged; isFavorite is set when the caller is authenticated",
         examples: Examples(responses: [200: DocumentExamples.eventsResponse])
@@ -174,7 +179,7 @@ public enum VideGreniers {
         "/api/events/{id}",
         parameters: [eventId],
         auth: .optional,
-        errors: [.notFound] + common,
+        errors: [.badRequest, .notFound] + optionalAuthErrors,
         summary: "Return one event"
     )
 
@@ -188,7 +193,7 @@ public enum VideGreniers {
             .query("limit", .integer(minimum: 1, maximum: 50), default: 20, summary: "Max results"),
         ],
         auth: .optional,
-        errors: [.badRequest] + common,
+        errors: [.badRequest] + optionalAuthErrors,
         summary: "List events near a point, with distanceKm set"
     )
 
@@ -253,7 +258,7 @@ public enum VideGreniers {
         parameters: [favoriteEventId],
         auth: .required,
         success: .created,
-        errors: [.unauthorized, .notFound, .conflict] + common,
+        errors: [.badRequest, .unauthorized, .notFound, .conflict] + common,
         summary: "Add an event to the caller's favorites; 409 when it is already one"
     )
 
@@ -262,7 +267,7 @@ public enum VideGreniers {
         "/api/favorites/{eventId}",
         parameters: [favoriteEventId],
         auth: .required,
-        errors: [.unauthorized, .notFound] + common,
+        errors: [.badRequest, .unauthorized, .notFound] + common,
         summary: "Remove an event from the caller's favorites"
     )
 
@@ -271,7 +276,7 @@ public enum VideGreniers {
         "/api/favorites/{eventId}/toggle",
         parameters: [favoriteEventId],
         auth: .required,
-        errors: [.unauthorized, .notFound] + common,
+        errors: [.badRequest, .unauthorized, .notFound] + common,
         summary: "Add the event to the favorites if it is not one, remove it otherwise",
         examples: Examples(responses: [200: DocumentExamples.toggleResponse])
     )
@@ -314,7 +319,7 @@ public enum VideGreniers {
         "/api/notifications/{notificationId}/read",
         parameters: [.path("notificationId", .string(format: .uuid), summary: "The notification id")],
         auth: .required,
-        errors: [.unauthorized, .notFound] + common,
+        errors: [.badRequest, .unauthorized, .notFound] + common,
         summary: "Mark one of the caller's notifications as read"
     )
 

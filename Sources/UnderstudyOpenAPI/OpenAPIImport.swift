@@ -1,0 +1,411 @@
+import Foundation
+import UnderstudyCore
+
+/// Reads an OpenAPI 3.0 or 3.1 document (JSON or YAML) into an ``APISpec``, whose
+/// ``APISpec/canonicalJSON`` is what ``SpecDiff`` compares.
+///
+/// A document written by ``OpenAPIExport`` reads back to the spec it came from (its `x-understudy-*`
+/// extensions carry what OpenAPI cannot say). Other documents are read best effort: the lowest 2xx
+/// status is the success, every 4xx/5xx status an error, the first error schema the error envelope;
+/// `allOf` merges object properties, schemas Understudy cannot describe become "any value".
+///
+/// ```swift
+/// let spec = try OpenAPIImport.spec(Array(data), source: "petstore.yaml")
+/// let changes = SpecDiff.compare(old: baseline, new: spec.canonicalJSON)
+/// ```
+public enum OpenAPIImport {
+    /// Whether a JSON document is an OpenAPI document (it has a top-level `openapi` version).
+    public static func isOpenAPI(_ document: JSONValue) -> Bool {
+        document["openapi"]?.stringValue != nil
+    }
+
+    /// Parses JSON or YAML bytes (JSON keeps number literals exactly).
+    /// - Throws: ``OpenAPIImportError`` when the bytes are neither.
+    public static func parse(_ bytes: [UInt8], source: String) throws -> JSONValue {
+        try OpenAPIDocumentReader.parse(bytes, source: source)
+    }
+
+    /// Reads JSON or YAML bytes as an OpenAPI document.
+    /// - Parameters:
+    ///   - bytes: the document.
+    ///   - source: the file name, for messages.
+    ///   - fallbackID: the API id when the document has no `x-understudy-api` (defaults to its title).
+    /// - Throws: ``OpenAPIImportError`` when the bytes are not an OpenAPI 3.0 / 3.1 document.
+    public static func spec(_ bytes: [UInt8], source: String, fallbackID: String? = nil) throws -> APISpec {
+        try spec(document: OpenAPIDocumentReader.parse(bytes, source: source), source: source, fallbackID: fallbackID)
+    }
+
+    /// Reads a parsed OpenAPI document.
+    /// - Throws: ``OpenAPIImportError`` when it is not an OpenAPI 3.0 / 3.1 document.
+    public static func spec(document: JSONValue, source: String, fallbackID: String? = nil) throws -> APISpec {
+        try OpenAPIDocumentReader.validate(document, source: source)
+        return DocumentImport(document).spec(fallbackID: fallbackID)
+    }
+}
+
+/// One document being read.
+private struct DocumentImport {
+    let document: JSONValue
+    /// Component key → model name (`x-understudy-model` when the key could not spell it).
+    let modelNames: [String: String]
+
+    init(_ document: JSONValue) {
+        self.document = document
+        var names: [String: String] = [:]
+        for (key, schema) in document["components"]?["schemas"]?.objectValue ?? [:] {
+            names[key] = schema[OpenAPIExtension.model]?.stringValue ?? key
+        }
+        modelNames = names
+    }
+
+    func spec(fallbackID: String?) -> APISpec {
+        let info = document["info"] ?? [:]
+        let title = info["title"]?.stringValue ?? fallbackID ?? "api"
+        let id = info[OpenAPIExtension.api]?.stringValue ?? fallbackID ?? Self.slug(title)
+        let auth = authScheme()
+
+        var definitions: SchemaDefinitions = [:]
+        for (key, schema) in document["components"]?["schemas"]?.objectValue ?? [:] {
+            definitions[modelNames[key] ?? key] = self.schema(schema)
+        }
+
+        var endpoints: [AnyEndpoint] = []
+        var envelope: ModelReference?
+        for (path, item) in (document["paths"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let item = resolve(item)
+            for method in HTTPMethod.allCases {
+                guard let operation = item[method.rawValue.lowercased()] else { continue }
+                let (endpoint, error) = self.endpoint(
+                    method, path, operation, shared: item["parameters"]?.arrayValue ?? [])
+                endpoints.append(endpoint)
+                if envelope == nil { envelope = error }
+            }
+        }
+        let errorModel = info[OpenAPIExtension.errorModel]?.stringValue
+        let errorEnvelope = ErrorEnvelope(
+            model: ModelReference(
+                name: errorModel ?? envelope?.name ?? "Error",
+                schema: envelope?.schema ?? errorModel.map { .ref($0) } ?? .any)
+        ) { status, messages in
+            ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
+        }
+        let decoder = info[OpenAPIExtension.decoder]
+        return APISpec(
+            id: id, title: title, document: info[OpenAPIExtension.document]?.stringValue ?? "",
+            auth: auth,
+            decoder: DecoderSettings(
+                dates: Self.dateStrategy(decoder?["dates"]?.stringValue),
+                keys: decoder?["keys"]?.stringValue.flatMap(DecoderSettings.KeyStrategy.init(rawValue:))
+                    ?? .useDefaultKeys),
+            errorEnvelope: errorEnvelope, endpoints: endpoints, ambiguities: ambiguities(info),
+            optionalKeys: info[OpenAPIExtension.optionalKeys]?.stringValue.flatMap(OptionalKeyStyle.init(rawValue:))
+                ?? .sometimesAbsent,
+            definitions: definitions)
+    }
+
+    // MARK: - Operations
+
+    /// The endpoint, and the model of its first error response (the API's error envelope).
+    private func endpoint(_ method: HTTPMethod, _ path: String, _ operation: JSONValue, shared: [JSONValue])
+        -> (AnyEndpoint, ModelReference?)
+    {
+        let operationID = operation["operationId"]?.stringValue ?? "\(method.rawValue) \(path)"
+        var parameters: [Parameter] = []
+        for raw in shared + (operation["parameters"]?.arrayValue ?? []) {
+            guard let parameter = parameter(resolve(raw)) else { continue }
+            // An operation's parameter overrides the path item's one with the same name and location.
+            parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
+            parameters.append(parameter)
+        }
+
+        var request: ModelReference?
+        var body = BodyRequirement.none
+        if let requestBody = operation["requestBody"].map(resolve) {
+            request = model(requestBody["content"], fallback: "\(operationID) request")
+            body = requestBody["required"] == .bool(true) ? .required : .optional
+        }
+
+        let responses = (operation["responses"]?.objectValue ?? [:]).compactMap { key, value in
+            Int(key).map { ($0, resolve(value)) }
+        }.sorted { $0.0 < $1.0 }
+        let success = responses.first { (200..<300).contains($0.0) }
+        let errors = responses.filter { $0.0 >= 400 }
+        let response = success.flatMap { model($0.1["content"], fallback: "\(operationID) response") }
+        let envelope = errors.lazy.compactMap { self.model($0.1["content"], fallback: "Error") }.first
+
+        return (
+            AnyEndpoint(
+                method: method, path: PathTemplate(path), parameters: parameters,
+                auth: auth(operation), success: HTTPStatus(rawValue: success?.0 ?? 200),
+                errors: errors.map { HTTPStatus(rawValue: $0.0) }, body: body,
+                pagination: pagination(operation, headers: success?.1["headers"]),
+                summary: operation["summary"]?.stringValue ?? operation["description"]?.stringValue ?? "",
+                availability: availability(operation), request: request, response: response),
+            envelope
+        )
+    }
+
+    private func parameter(_ json: JSONValue) -> Parameter? {
+        guard let name = json["name"]?.stringValue,
+            let location = json["in"]?.stringValue.flatMap(Parameter.Location.init)
+        else { return nil }
+        let schemaJSON = json["schema"] ?? [:]
+        var parameter = Parameter(
+            name, in: location, schema(schemaJSON), required: location == .path || json["required"] == .bool(true),
+            summary: json["description"]?.stringValue)
+        parameter.defaultValue = schemaJSON["default"]
+        return parameter
+    }
+
+    /// The JSON body of a content map: its schema and model name.
+    private func model(_ content: JSONValue?, fallback: String) -> ModelReference? {
+        guard let content = content?.objectValue, !content.isEmpty else { return nil }
+        let key =
+            content.keys.sorted().first { $0 == "application/json" } ?? content.keys.sorted().first {
+                $0.contains("json")
+            }
+            ?? content.keys.sorted()[0]
+        let media = content[key] ?? [:]
+        guard let schemaJSON = media["schema"] else { return nil }
+        let schema = schema(schemaJSON)
+        let name: String
+        if let model = media[OpenAPIExtension.model]?.stringValue {
+            name = model
+        } else if case .ref(let model) = schema {
+            name = model
+        } else {
+            name = fallback
+        }
+        return ModelReference(name: name, schema: schema)
+    }
+
+    private func auth(_ operation: JSONValue) -> Auth {
+        let requirements = (operation["security"] ?? document["security"])?.arrayValue ?? []
+        guard !requirements.isEmpty else { return .none }
+        if requirements.contains(where: { $0.objectValue?.isEmpty == true }) { return .optional }
+        if let role = operation[OpenAPIExtension.role]?.stringValue { return .role(role) }
+        return .required
+    }
+
+    private func authScheme() -> AuthScheme {
+        let schemes = (document["components"]?["securitySchemes"]?.objectValue ?? [:]).values.map(resolve)
+        if let oauth = schemes.first(where: { $0["type"]?.stringValue == "oauth2" }) {
+            let flows = oauth["flows"]?.objectValue ?? [:]
+            let tokenURL = flows.keys.sorted().lazy.compactMap { flows[$0]?["tokenUrl"]?.stringValue }.first
+            return .oauth2(tokenPath: tokenURL ?? "/oauth/token")
+        }
+        let hasAPIKey = schemes.contains {
+            $0["type"]?.stringValue == "apiKey" && $0["name"]?.stringValue?.lowercased() == "apikey"
+        }
+        return hasAPIKey ? .supabase : .bearerJWT
+    }
+
+    private func pagination(_ operation: JSONValue, headers: JSONValue?) -> Pagination {
+        if let text = operation[OpenAPIExtension.pagination]?.stringValue, let pagination = Self.pagination(text) {
+            return pagination
+        }
+        let names = Set((headers?.objectValue ?? [:]).keys.map { $0.lowercased() })
+        if names.contains("link") || names.contains("x-total") { return .linkHeader }
+        if names.contains("content-range") { return .range }
+        return .none
+    }
+
+    static func pagination(_ text: String) -> Pagination? {
+        switch text {
+        case "none": return Pagination.none
+        case "link-header": return .linkHeader
+        case "range": return .range
+        default:
+            guard text.hasPrefix("page-in-body("), text.hasSuffix(")") else { return nil }
+            let parts = text.dropFirst("page-in-body(".count).dropLast().split(separator: ",", maxSplits: 2)
+            guard parts.count == 3 else { return nil }
+            return .pageInBody(
+                pageParameter: String(parts[0]), sizeParameter: String(parts[1]),
+                metadataPointer: JSONPointer(String(parts[2])))
+        }
+    }
+
+    private func availability(_ operation: JSONValue) -> Availability {
+        guard let text = operation[OpenAPIExtension.availability]?.stringValue, text.hasPrefix("announced: ") else {
+            return .available
+        }
+        return .announced(String(text.dropFirst("announced: ".count)))
+    }
+
+    private func ambiguities(_ info: JSONValue) -> [Ambiguity] {
+        (info[OpenAPIExtension.ambiguities]?.arrayValue ?? []).compactMap { entry in
+            guard let id = entry["id"]?.stringValue else { return nil }
+            return Ambiguity(
+                id: id, endpoint: entry["endpoint"]?.stringValue, summary: entry["summary"]?.stringValue ?? "",
+                resolution: entry["resolution"]?.stringValue ?? "")
+        }
+    }
+
+    static func dateStrategy(_ text: String?) -> DecoderSettings.DateStrategy {
+        switch text {
+        case "secondsSince1970": return .secondsSince1970
+        case "millisecondsSince1970": return .millisecondsSince1970
+        case "iso8601": return .iso8601
+        case let text? where text.hasPrefix("formatted(") && text.hasSuffix(")"):
+            return .formatted(String(text.dropFirst("formatted(".count).dropLast()))
+        default: return .deferredToDate
+        }
+    }
+
+    static func slug(_ title: String) -> String {
+        let words = title.lowercased().split { !$0.isLetter && !$0.isNumber }
+        return words.isEmpty ? "api" : words.joined(separator: "-")
+    }
+
+    /// Follows a local `$ref` (`#/components/responses/NotFound`) to what it points at.
+    private func resolve(_ value: JSONValue) -> JSONValue {
+        var current = value
+        var seen: Set<String> = []
+        while let reference = current["$ref"]?.stringValue, reference.hasPrefix("#/"), seen.insert(reference).inserted {
+            var target: JSONValue? = document
+            for token in JSONPointer(String(reference.dropFirst())).tokens {
+                target = target?[token] ?? Int(token).flatMap { target?[$0] }
+            }
+            guard let target else { break }
+            current = target
+        }
+        return current
+    }
+
+    // MARK: - Schemas
+
+    /// A JSON Schema (OpenAPI 3.0 or 3.1 dialect) as an Understudy schema.
+    func schema(_ json: JSONValue) -> Schema {
+        guard case .object(let object) = json else { return .any }
+        if let reference = object["$ref"]?.stringValue {
+            let prefix = "#/components/schemas/"
+            guard reference.hasPrefix(prefix) else { return schema(resolve(json)) }
+            let key = String(reference.dropFirst(prefix.count))
+            return .ref(modelNames[key] ?? key)
+        }
+        var nullable = object["nullable"] == .bool(true)
+        var types =
+            object["type"]?.arrayValue?.compactMap(\.stringValue) ?? object["type"]?.stringValue.map { [$0] } ?? []
+        if types.contains("null") {
+            nullable = true
+            types.removeAll { $0 == "null" }
+        }
+        var values = object["enum"]?.arrayValue ?? object["const"].map { [$0] }
+        if values?.contains(.null) == true {
+            nullable = true
+            values?.removeAll { $0 == .null }
+        }
+        let wrap = { (schema: Schema) in nullable ? Schema.nullable(schema) : schema }
+
+        for keyword in ["anyOf", "oneOf"] {
+            guard let alternatives = object[keyword]?.arrayValue else { continue }
+            let nonNull = alternatives.filter { !Self.isNull($0) }
+            if nonNull.count < alternatives.count { nullable = true }
+            return wrap(nonNull.count == 1 ? schema(nonNull[0]) : .oneOf(nonNull.map(schema)))
+        }
+        if let parts = object["allOf"]?.arrayValue {
+            return wrap(merged(parts.map { schema($0) }))
+        }
+        if types.isEmpty && (object["properties"] != nil || object["additionalProperties"] != nil) {
+            types = ["object"]
+        }
+        if types.isEmpty { return .any }
+        if types.count > 1 {
+            return wrap(.oneOf(types.map { schema(.object(object.merging(["type": .string($0)]) { $1 })) }))
+        }
+        switch types[0] {
+        case "boolean":
+            return wrap(.boolean)
+        case "integer":
+            return wrap(
+                .integer(
+                    IntegerConstraints(
+                        minimum: Self.bound(object, "minimum", exclusive: "exclusiveMinimum").map {
+                            Int($0.rounded(.up))
+                        },
+                        maximum: Self.bound(object, "maximum", exclusive: "exclusiveMaximum").map {
+                            Int($0.rounded(.down))
+                        },
+                        values: values?.compactMap(\.numberValue?.intValue))))
+        case "number":
+            var constraints = NumberConstraints(
+                minimum: object["minimum"]?.numberValue?.doubleValue,
+                maximum: object["maximum"]?.numberValue?.doubleValue)
+            if let exclusive = object["exclusiveMinimum"]?.numberValue?.doubleValue {
+                constraints.exclusiveMinimum = exclusive
+            } else if object["exclusiveMinimum"] == .bool(true) {
+                constraints.exclusiveMinimum = constraints.minimum
+                constraints.minimum = nil
+            }
+            return wrap(object["format"]?.stringValue == "decimal" ? .decimal(constraints) : .number(constraints))
+        case "string":
+            return wrap(
+                .string(
+                    StringConstraints(
+                        format: object["format"]?.stringValue.flatMap(StringFormat.init(name:)),
+                        values: values?.compactMap(\.stringValue),
+                        minLength: object["minLength"]?.numberValue?.intValue,
+                        maxLength: object["maxLength"]?.numberValue?.intValue)))
+        case "array":
+            if object[OpenAPIExtension.pairs] != nil, let pair = object["items"]?["anyOf"]?.arrayValue, pair.count == 2
+            {
+                return wrap(.pairs(key: schema(pair[0]), value: schema(pair[1])))
+            }
+            return wrap(
+                .array(
+                    ArraySchema(
+                        items: object["items"].map(schema) ?? .any, minItems: object["minItems"]?.numberValue?.intValue,
+                        maxItems: object["maxItems"]?.numberValue?.intValue)))
+        case "object":
+            return wrap(objectSchema(object))
+        default:
+            return .any
+        }
+    }
+
+    private func objectSchema(_ object: [String: JSONValue]) -> Schema {
+        let properties = object["properties"]?.objectValue ?? [:]
+        let additional = object["additionalProperties"]
+        if properties.isEmpty, let values = additional, values.objectValue != nil {
+            let keys = object[OpenAPIExtension.propertyNames] ?? object["propertyNames"]
+            return .map(MapSchema(keys: keys.map(schema) ?? .string(), values: schema(values)))
+        }
+        let required = (object["required"]?.arrayValue ?? []).compactMap(\.stringValue)
+        // Required properties in the order the document lists them, then the others by name.
+        let names =
+            required.filter { properties[$0] != nil } + properties.keys.filter { !required.contains($0) }.sorted()
+        return .object(
+            ObjectSchema(
+                properties: names.map { Property($0, schema(properties[$0]!), required: required.contains($0)) },
+                additionalProperties: additional == .bool(false) ? .forbidden : .allowed))
+    }
+
+    /// `allOf`: the properties of every object part together; anything else is "any value".
+    private func merged(_ parts: [Schema]) -> Schema {
+        if parts.count == 1 { return parts[0] }
+        var properties: [Property] = []
+        for part in parts {
+            var current = part
+            var seen: Set<String> = []
+            while case .ref(let name) = current, seen.insert(name).inserted {
+                let key = modelNames.first { $0.value == name }?.key ?? name
+                current = schema(document["components"]?["schemas"]?[key] ?? [:])
+            }
+            guard case .object(let object) = current else { return .any }
+            properties += object.properties.filter { property in !properties.contains { $0.name == property.name } }
+        }
+        return .object(ObjectSchema(properties: properties))
+    }
+
+    private static func isNull(_ schema: JSONValue) -> Bool {
+        schema["type"] == "null" || schema["enum"] == [.null] || schema["const"] == .null
+    }
+
+    /// A bound, with OpenAPI 3.1's numeric `exclusiveMinimum` or 3.0's boolean one.
+    private static func bound(_ object: [String: JSONValue], _ inclusive: String, exclusive: String) -> Double? {
+        let step = inclusive == "minimum" ? 1.0 : -1.0
+        if let value = object[exclusive]?.numberValue?.doubleValue { return value + step }
+        guard let value = object[inclusive]?.numberValue?.doubleValue else { return nil }
+        return object[exclusive] == .bool(true) ? value + step : value
+    }
+}

@@ -1,0 +1,48 @@
+/// Why a file could not be read as an OpenAPI document.
+public struct OpenAPIImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Reason: Sendable, Hashable {
+        case unreadable(String)
+        case notOpenAPI
+        case unsupportedVersion(String)
+        case invalid(String)
+    }
+
+    private let reason: Reason
+    /// The file (or other source) the document came from.
+    public let source: String
+
+    private init(_ reason: Reason, source: String) {
+        self.reason = reason
+        self.source = source
+    }
+
+    /// The bytes are neither JSON nor YAML.
+    public static func unreadable(_ source: String, _ detail: String) -> OpenAPIImportError {
+        OpenAPIImportError(.unreadable(detail), source: source)
+    }
+
+    /// The document has no top-level `openapi` version.
+    public static func notOpenAPI(_ source: String) -> OpenAPIImportError {
+        OpenAPIImportError(.notOpenAPI, source: source)
+    }
+
+    /// The `openapi` version is neither 3.0.x nor 3.1.x.
+    public static func unsupportedVersion(_ source: String, _ version: String) -> OpenAPIImportError {
+        OpenAPIImportError(.unsupportedVersion(version), source: source)
+    }
+
+    /// OpenAPIKit rejects the document.
+    public static func invalid(_ source: String, _ detail: String) -> OpenAPIImportError {
+        OpenAPIImportError(.invalid(detail), source: source)
+    }
+
+    public var description: String {
+        switch reason {
+        case .unreadable(let detail): "\(source): not JSON or YAML: \(detail)"
+        case .notOpenAPI: "\(source): not an OpenAPI document (no top-level \"openapi\" version)"
+        case .unsupportedVersion(let version):
+            "\(source): OpenAPI version \(version) is not supported; expected 3.0.x or 3.1.x"
+        case .invalid(let detail): "\(source): not a valid OpenAPI document: \(detail)"
+        }
+    }
+}
