@@ -58,7 +58,10 @@ struct MockPropertyTests {
     func overLoopback(_ id: String) async throws {
         let spec = try Self.document(id)
         let server = try await MockServer.start(try Self.mock(id))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        // Patient: the suite runs next to CPU-heavy tests on two cores; the property is about answers, not speed.
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(300), read: .seconds(300))))
         do {
             var generator = RequestGenerator(spec: spec, seed: Self.seed + 1)
             var violations: [String] = []
@@ -91,7 +94,7 @@ struct MockPropertyTests {
         request.method = NIOHTTP1.HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(300))
         let collected = try await response.body.collect(upTo: 16 << 20)
         return (Int(response.status.code), Array(buffer: collected))
     }

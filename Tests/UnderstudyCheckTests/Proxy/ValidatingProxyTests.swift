@@ -35,7 +35,8 @@ struct ValidatingProxyTests {
 
     @Test func answersAreTheMocksOwnAndValidTrafficHasNoFindings() async throws {
         let mock = try await MockServer.start(.apinest)
-        let proxy = try await ValidatingProxy.start(specs: Self.apinest, upstream: mock.baseURL.absoluteString)
+        let proxy = try await ValidatingProxy.start(
+            specs: Self.apinest, upstream: mock.baseURL.absoluteString, options: ProxyOptions(transport: CheckMockTests.patient))
         try await Self.withClient { client in
             let direct = mock.baseURL.absoluteString
             let proxied = proxy.baseURL.absoluteString
@@ -87,7 +88,9 @@ struct ValidatingProxyTests {
         router.get("/activities") { _, _ in TestUpstream.json(drifted) }
         let upstream = try await TestUpstream.start(router)
         let streamed = StreamedFindings()
-        let proxy = try await ValidatingProxy.start(spec: Fitness.spec, upstream: upstream.baseURL) {
+        let proxy = try await ValidatingProxy.start(
+            spec: Fitness.spec, upstream: upstream.baseURL, options: ProxyOptions(transport: CheckMockTests.patient)
+        ) {
             streamed.append($0)
         }
         try await Self.withClient { client in
@@ -119,7 +122,8 @@ struct ValidatingProxyTests {
 
     @Test func invalidRequestIsForwardedAndReported() async throws {
         let mock = try await MockServer.start(.apinest)
-        let proxy = try await ValidatingProxy.start(specs: Self.apinest, upstream: mock.baseURL.absoluteString)
+        let proxy = try await ValidatingProxy.start(
+            specs: Self.apinest, upstream: mock.baseURL.absoluteString, options: ProxyOptions(transport: CheckMockTests.patient))
         try await Self.withClient { client in
             let token = try await Self.token(client, mock: mock)
             let body =
@@ -150,7 +154,7 @@ struct ValidatingProxyTests {
         // A port that was just free: nothing listens there any more.
         let vanished = try await TestUpstream.start(Router())
         await vanished.stop()
-        // A short timeout: AsyncHTTPClient retries a refused connection until the deadline.
+        // The refused connection is reported at once; the short timeout only bounds the test if it were not.
         let proxy = try await ValidatingProxy.start(
             spec: Fitness.spec, upstream: vanished.baseURL,
             options: ProxyOptions(transport: HTTPTransport.Options(timeout: .seconds(1))))
@@ -202,7 +206,7 @@ struct ValidatingProxyTests {
 
     /// Runs `body` with an HTTP client and always shuts the client down.
     static func withClient(_ body: (HTTPTransport) async throws -> Void) async throws {
-        let client = HTTPTransport()
+        let client = HTTPTransport(options: CheckMockTests.patient)
         do {
             try await body(client)
         } catch {

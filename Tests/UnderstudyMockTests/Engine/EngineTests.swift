@@ -174,12 +174,12 @@ struct LiveServerTests {
     @Test func servesOverLoopbackOnAFreePortAndStops() async throws {
         let server = try await MockServer.start(
             try NotesMock(), configuration: MockConfiguration(maximumBodyBytes: 4096, faults: [try FaultRule(parsing: "GET /notes/latest: drop")]))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: LiveMock.patient)
         defer { _ = client.shutdown() }
         #expect(server.baseURL.absoluteString.hasPrefix("http://127.0.0.1:"))
         #expect(server.port > 0)
 
-        let list = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/notes"), timeout: .seconds(10))
+        let list = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/notes"), timeout: .seconds(300))
         #expect(list.status.code == 200)
         #expect(list.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
         #expect(String(buffer: try await list.body.collect(upTo: 1 << 20)) == #"[{"id":1,"title":"First"}]"#)
@@ -188,12 +188,12 @@ struct LiveServerTests {
         big.method = .POST
         big.headers.add(name: "Authorization", value: "Bearer user")
         big.body = .bytes(ByteBuffer(repeating: UInt8(ascii: " "), count: 10 << 20))
-        let tooLarge = try await client.execute(big, timeout: .seconds(10))
+        let tooLarge = try await client.execute(big, timeout: .seconds(300))
         #expect(tooLarge.status.code == 413)
         #expect(String(buffer: try await tooLarge.body.collect(upTo: 1 << 20)).contains("over the 4096-byte limit"))
 
         await #expect(throws: (any Error).self) {
-            let dropped = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/notes/latest"), timeout: .seconds(10))
+            let dropped = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/notes/latest"), timeout: .seconds(300))
             _ = try await dropped.body.collect(upTo: 1 << 20)
         }
         await server.stop()

@@ -116,7 +116,7 @@ extension LiveMock {
     }
 
     private func execute(_ request: HTTPClientRequest) async throws -> Reply {
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(300))
         let body = try await response.body.collect(upTo: 16 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, bytes: Array(buffer: body))
     }
