@@ -91,10 +91,9 @@ final class CheckSession: Sendable {
 
     struct State {
         var findings: [Diagnostic] = []
-        var seen: Set<Diagnostic> = []
+        var ledger: FindingLedger
         var sent: [OutgoingRequest] = []
         var records: [String: CheckReport.EndpointRecord] = [:]
-        var redactor: Redactor
         var token: String?
         var refreshToken: String?
         /// Parsed success bodies by endpoint template, for discovering path parameters.
@@ -106,7 +105,7 @@ final class CheckSession: Sendable {
         self.options = options
         self.transport = transport
         inspector = ResponseInspector(spec: spec)
-        state = Mutex(State(redactor: options.credentials.redactor, token: options.credentials.token))
+        state = Mutex(State(ledger: FindingLedger(redactor: options.credentials.redactor), token: options.credentials.token))
     }
 
     var token: String? { state.withLock { $0.token } }
@@ -124,19 +123,8 @@ final class CheckSession: Sendable {
 
     // MARK: Findings
 
-    func add(_ findings: [Diagnostic], curl: String? = nil) {
-        state.withLock { state in
-            for finding in findings {
-                var finding = finding
-                if let curl, finding.context["curl"] == nil { finding.context["curl"] = curl }
-                finding.context["decoder"] = nil
-                let redacted = state.redactor.redact(finding)
-                // The same finding from another request of the walk or a scenario says nothing new.
-                var key = redacted
-                key.context = [:]
-                if state.seen.insert(key).inserted { state.findings.append(redacted) }
-            }
-        }
+    func add(_ findings: [Diagnostic], request: OutgoingRequest? = nil) {
+        state.withLock { $0.findings += $0.ledger.record(findings, request: request) }
     }
 
     func skip(_ endpoint: AnyEndpoint, because reason: String, rule: RuleID = .checkSkipped, severity: Diagnostic.Severity = .note) {
@@ -149,7 +137,7 @@ final class CheckSession: Sendable {
     }
 
     func remember(secret: String, as name: String) {
-        state.withLock { $0.redactor.add(secret, as: name) }
+        state.withLock { $0.ledger.redactor.add(secret, as: name) }
     }
 
     /// Gives every endpoint the run did not call a record saying why, so reports list all of them.
@@ -216,8 +204,7 @@ final class CheckSession: Sendable {
     {
         let exchange = await transport.send(request)
         let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: expected)
-        let curl = state.withLock { Curl.command(for: request, redactor: $0.redactor) }
-        add(findings, curl: curl)
+        add(findings, request: request)
         var body: JSONValue?
         if let response = exchange.response, (200..<300).contains(response.status) {
             body = try? JSONParser().parse(response.body)

@@ -30,10 +30,9 @@ final class ProxySession: Sendable {
     private let started = ContinuousClock.now
 
     private struct State {
-        var redactor = Redactor()
+        var ledger = FindingLedger()
         /// Findings in the order they were reported, with the id of the spec they belong to.
         var findings: [(spec: String, finding: Diagnostic)] = []
-        var seen: Set<Diagnostic> = []
         var records: [String: [String: CheckReport.EndpointRecord]] = [:]
         var pending: [Int: Task<Void, Never>] = [:]
         var nextTask = 0
@@ -81,7 +80,7 @@ final class ProxySession: Sendable {
         found += Self.secrets(inBody: request.body, contentType: request.headers["Content-Type"])
         guard !found.isEmpty else { return }
         state.withLock { state in
-            for (value, name) in found { state.redactor.add(value, as: name) }
+            for (value, name) in found { state.ledger.redactor.add(value, as: name) }
         }
     }
 
@@ -135,7 +134,7 @@ final class ProxySession: Sendable {
         if let response = exchange.response {
             let found = Self.secrets(inBody: response.body, contentType: response.headers["Content-Type"])
             if !found.isEmpty {
-                state.withLock { state in for (value, name) in found { state.redactor.add(value, as: name) } }
+                state.withLock { state in for (value, name) in found { state.ledger.redactor.add(value, as: name) } }
             }
         }
         guard let match = route(request.method, request.path) else {
@@ -185,19 +184,8 @@ final class ProxySession: Sendable {
                 record.seconds += exchange.duration
                 state.records[spec.id, default: [:]][endpoint] = record
             }
-            let curl = exchange.map { Curl.command(for: $0.request, redactor: state.redactor) }
-            var fresh: [Diagnostic] = []
-            for finding in findings {
-                var finding = finding
-                if let curl, finding.context["curl"] == nil { finding.context["curl"] = curl }
-                let redacted = state.redactor.redact(finding)
-                // The app repeats its requests; the same finding again says nothing new.
-                var key = redacted
-                key.context = [:]
-                guard state.seen.insert(key).inserted else { continue }
-                state.findings.append((spec.id, redacted))
-                fresh.append(redacted)
-            }
+            let fresh = state.ledger.record(findings, request: exchange?.request)
+            state.findings += fresh.map { (spec.id, $0) }
             return fresh
         }
         for finding in fresh { onFinding(finding) }
