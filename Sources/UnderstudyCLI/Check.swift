@@ -21,22 +21,22 @@ struct Check: AsyncParsableCommand {
     @Option(help: "The server's base URL, e.g. https://staging.example.com.")
     var baseURL: String
 
-    @Option(help: "A bearer token sent to endpoints that take one.")
+    @Option(help: "A bearer token sent to endpoints that take one. Default: $UNDERSTUDY_TOKEN.")
     var token: String?
 
     @Option(help: "An extra request header, 'Name: value'. Repeatable.")
     var header: [String] = []
 
-    @Option(help: "VideGreniers: sign in with email:password.")
+    @Option(help: "VideGreniers: sign in with email:password. Default: $UNDERSTUDY_LOGIN.")
     var login: String?
 
     @Option(help: "42: the OAuth application's client id (client_credentials).")
     var clientId: String?
 
-    @Option(help: "42: the OAuth application's client secret.")
+    @Option(help: "42: the OAuth application's client secret. Default: $UNDERSTUDY_CLIENT_SECRET.")
     var clientSecret: String?
 
-    @Option(help: "Supabase: the project's anon key, sent as the apikey header.")
+    @Option(help: "Supabase: the project's anon key, sent as the apikey header. Default: $UNDERSTUDY_APIKEY.")
     var apikey: String?
 
     @Option(help: "A path or query parameter value, name=value. Repeatable.")
@@ -84,9 +84,11 @@ struct Check: AsyncParsableCommand {
         guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard api != .all else { throw ValidationError("--api must name one API (or apinest); each server has its own --base-url") }
-        guard (clientId == nil) == (clientSecret == nil) else {
-            throw ValidationError("give --client-id and --client-secret together")
+        let hasSecret = clientSecret != nil || ProcessInfo.processInfo.environment["UNDERSTUDY_CLIENT_SECRET"] != nil
+        guard clientId == nil || hasSecret else {
+            throw ValidationError("--client-id needs --client-secret (or $UNDERSTUDY_CLIENT_SECRET)")
         }
+        guard clientSecret == nil || clientId != nil else { throw ValidationError("--client-secret needs --client-id") }
         let credentials = try makeCredentials()
         for spec in api.specs {
             if let problem = credentials.problem(for: spec) { throw ValidationError(problem) }
@@ -106,6 +108,9 @@ struct Check: AsyncParsableCommand {
             }
             headers.add(parts[0].trimmingCharacters(in: .whitespaces), parts[1].trimmingCharacters(in: .whitespaces))
         }
+        // Secrets can come from the environment, so they stay out of shell history and `ps`.
+        let environment = ProcessInfo.processInfo.environment
+        let login = self.login ?? environment["UNDERSTUDY_LOGIN"]
         var signIn: (email: String, password: String)?
         if let login {
             let parts = login.split(separator: ":", maxSplits: 1)
@@ -113,7 +118,9 @@ struct Check: AsyncParsableCommand {
             signIn = (String(parts[0]), String(parts[1]))
         }
         return Credentials(
-            token: token, apiKey: apikey, login: signIn, client: clientId.map { ($0, clientSecret ?? "") }, headers: headers)
+            token: token ?? environment["UNDERSTUDY_TOKEN"], apiKey: apikey ?? environment["UNDERSTUDY_APIKEY"],
+            login: signIn, client: clientId.map { ($0, clientSecret ?? environment["UNDERSTUDY_CLIENT_SECRET"] ?? "") },
+            headers: headers)
     }
 
     func parameters() throws -> [String: String] {

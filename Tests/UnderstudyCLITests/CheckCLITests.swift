@@ -13,13 +13,16 @@ struct CheckCLITests {
     }
 
     /// Runs the binary off the concurrency pool (the mock's handlers need it) and waits for it.
-    static func run(_ arguments: [String]) async throws -> Run {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("understudy")
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 let process = Process()
                 process.executableURL = binary
                 process.arguments = arguments
+                if !environment.isEmpty {
+                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+                }
                 let out = Pipe()
                 let err = Pipe()
                 process.standardOutput = out
@@ -115,6 +118,17 @@ struct CheckCLITests {
             ])
             #expect(unwritable.status == 2)
             #expect(unwritable.stderr.contains("cannot write the JUnit report"))
+        }
+    }
+
+    @Test func theTokenCanComeFromTheEnvironment() async throws {
+        try await Self.withMock { server, token in
+            let run = try await Self.run(
+                ["check", "--timeout", "300", "--api", "achievements", "--base-url", server.baseURL.absoluteString],
+                environment: ["UNDERSTUDY_TOKEN": token])
+            #expect(run.status == 0, "\(run.stdout)")
+            #expect(!run.stdout.contains("needs a credential"))
+            #expect(!run.stdout.contains(token))
         }
     }
 
