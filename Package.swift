@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "UnderstudyCheckTests",
             dependencies: [
-                "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
+                "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyCLITests",
-            dependencies: ["UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock"],
+            dependencies: ["UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting"],
             swiftSettings: swiftSettings
         ),
     ]

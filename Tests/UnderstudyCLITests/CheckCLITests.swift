@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyTesting
 
 /// `understudy check` through the built binary against a mock on a loopback port: exit codes, output
 /// formats, the JUnit file, and that secrets never reach stdout or stderr.
@@ -45,16 +46,11 @@ struct CheckCLITests {
         }
     }
 
+    /// The apinest mock on a free loopback port, with a token for its default user.
     static func withMock<T>(_ body: (MockServer, String) async throws -> T) async throws -> T {
-        let server = try await MockServer.start(.apinest)
-        do {
+        try await withMockServer(.apinest) { server in
             let token = try #require(try await server.engine.behaviour.issueToken(for: nil)["accessToken"]?.stringValue)
-            let result = try await body(server, token)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
+            return try await body(server, token)
         }
     }
 

@@ -5,23 +5,11 @@ import UnderstudySpecs
 
 @testable import UnderstudyCheck
 @testable import UnderstudyMock
+import UnderstudyTesting
 
 /// `check` against the real mock servers over loopback: a server that honours the contract gets no error
 /// and no warning, for the reads and for the write scenarios, and the scenarios leave no trace.
 struct CheckMockTests {
-    /// Starts `api`'s mock on a free loopback port, runs `body`, and stops it.
-    static func withMock<T>(_ api: MockAPI, _ body: (MockServer) async throws -> T) async throws -> T {
-        let server = try await MockServer.start(api)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
-    }
-
     static func token(_ server: MockServer, user: String? = nil) async throws -> String {
         let answer = try await server.engine.behaviour.issueToken(for: user)
         return try #require(answer["accessToken"]?.stringValue ?? answer["access_token"]?.stringValue)
@@ -49,7 +37,7 @@ struct CheckMockTests {
     @Test(arguments: ["fitness", "achievements"])
     func apinestIsClean(api: String) async throws {
         let spec = try #require(Specs.named(api)?.first)
-        try await Self.withMock(.apinest) { server in
+        try await withMockServer(.apinest) { server in
             // The seeded open activity belongs to the default user; another user can join and leave it.
             let token = try await Self.token(server, user: "camille.dubois@example.com")
             let report = await Self.check(spec, server, credentials: Credentials(token: token))
@@ -60,7 +48,7 @@ struct CheckMockTests {
     }
 
     @Test func videGreniersIsCleanSigningInWithALogin() async throws {
-        try await Self.withMock(.videgreniers) { server in
+        try await withMockServer(.videgreniers) { server in
             let credentials = Credentials(login: ("demo@videgreniers.test", "Passw0rd!"))
             let report = await Self.check(VideGreniers.spec, server, credentials: credentials)
             #expect(Self.problems(report) == [])
@@ -74,7 +62,7 @@ struct CheckMockTests {
     }
 
     @Test func easyCoIsCleanAndRemovesItsFavorite() async throws {
-        try await Self.withMock(.easyco) { server in
+        try await withMockServer(.easyco) { server in
             let mock = try #require(server.engine.behaviour as? EasyCoMock)
             let before = mock.store.read { $0.tables["favorites"]?.rows.count }
             let credentials = Credentials(token: try await Self.token(server), apiKey: mock.keys.anon)
@@ -87,7 +75,7 @@ struct CheckMockTests {
     }
 
     @Test func intra42IsCleanWithAUserToken() async throws {
-        try await Self.withMock(.intra42) { server in
+        try await withMockServer(.intra42) { server in
             let report = await Self.check(Intra42.spec, server, credentials: Credentials(token: try await Self.token(server)))
             #expect(Self.problems(report) == [])
             #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.requests == 2)
@@ -95,7 +83,7 @@ struct CheckMockTests {
     }
 
     @Test func intra42ClientCredentialsSignInAndUserEndpointsAreRefusedAsWarnings() async throws {
-        try await Self.withMock(.intra42) { server in
+        try await withMockServer(.intra42) { server in
             let mock = try #require(server.engine.behaviour as? Intra42Mock)
             let credentials = Credentials(client: (mock.application.clientID, mock.application.clientSecret))
             let report = await Self.check(Intra42.spec, server, credentials: credentials, writes: false)
@@ -108,7 +96,7 @@ struct CheckMockTests {
     }
 
     @Test func withoutCredentialsAuthenticatedEndpointsAreSkippedWithANote() async throws {
-        try await Self.withMock(.apinest) { server in
+        try await withMockServer(.apinest) { server in
             let report = await Self.check(Fitness.spec, server, credentials: Credentials(), writes: false)
             #expect(Self.problems(report) == [])
             #expect(report.endpoints.filter { $0.skipped == nil }.map(\.endpoint) == ["GET /activities", "GET /activities/{id}"])
