@@ -34,7 +34,7 @@ struct CheckBenchmark {
                 requests = report.requests
                 let started = ContinuousClock.now
                 for request in report.sent { _ = await transport.send(request) }
-                sends.append(seconds(ContinuousClock.now - started))
+                sends.append((ContinuousClock.now - started).inSeconds)
             }
             await transport.shutdown()
             await server.stop()
@@ -61,10 +61,5 @@ struct CheckBenchmark {
 
     static func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

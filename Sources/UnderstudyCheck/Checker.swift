@@ -77,7 +77,7 @@ public struct Checker: Sendable {
         session.noteAmbiguities()
         session.recordUnvisited()
         await owned?.shutdown()
-        return session.report(seconds: HTTPTransport.seconds(ContinuousClock.now - started))
+        return session.report(seconds: (ContinuousClock.now - started).inSeconds)
     }
 }
 

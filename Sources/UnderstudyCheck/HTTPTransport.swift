@@ -32,7 +32,7 @@ public final class HTTPTransport: Sendable {
     public init(options: Options = Options()) {
         self.options = options
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        configuration.timeout = .init(connect: .seconds(Int64(Self.seconds(options.timeout).rounded(.up))))
+        configuration.timeout = .init(connect: .seconds(Int64(options.timeout.inSeconds.rounded(.up))))
         // A refused connection is a finding to report at once, not a reason to retry until the deadline;
         // `retries` is the user's choice.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -50,7 +50,7 @@ public final class HTTPTransport: Sendable {
         while true {
             let started = ContinuousClock.now
             let outcome = await sendOnce(request)
-            let duration = Self.seconds(ContinuousClock.now - started)
+            let duration = (ContinuousClock.now - started).inSeconds
             if case .failure(let failure) = outcome, failure.kind != .tooLarge, attempt < options.retries,
                 !Task.isCancelled
             {
@@ -74,7 +74,7 @@ public final class HTTPTransport: Sendable {
         return await withTaskGroup(of: ExchangeOutcome?.self) { group in
             group.addTask {
                 do {
-                    let response = try await client.execute(prepared, deadline: .now() + .nanoseconds(Int64(Self.seconds(timeout) * 1e9)))
+                    let response = try await client.execute(prepared, deadline: .now() + .nanoseconds(Int64(timeout.inSeconds * 1e9)))
                     if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                         return .failure(Self.tooLarge(limit, found: "Content-Length \(length)"))
                     }
@@ -127,9 +127,12 @@ public final class HTTPTransport: Sendable {
         }
         return TransportFailure(.other, "the request failed: \(text)")
     }
+}
 
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
+extension Duration {
+    /// The duration in seconds, for reports and for clients that take a number.
+    package var inSeconds: Double {
+        let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -122,7 +122,7 @@ public struct ResponseInspector: Sendable {
     }
 
     private func bodyFindings(_ response: RecordedResponse, model: ModelReference?, undocumented: Bool) -> [Diagnostic] {
-        let isBlank = response.body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let isBlank = response.body.isBlankJSON
         guard let model else {
             if isBlank || undocumented { return [] }
             return [

@@ -197,7 +197,7 @@ final class ProxySession: Sendable {
 
     /// One report per spec, in the shape `understudy check` writes.
     func reports() -> [CheckReport] {
-        let seconds = HTTPTransport.seconds(ContinuousClock.now - started)
+        let seconds = (ContinuousClock.now - started).inSeconds
         return state.withLock { state in
             specs.map { spec in
                 let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })

@@ -375,3 +375,10 @@ private struct Reader {
         return index
     }
 }
+
+extension Collection<UInt8> {
+    /// Whether the bytes are empty or only JSON whitespace (space, tab, CR, LF): a body with nothing in it.
+    package var isBlankJSON: Bool {
+        allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+}

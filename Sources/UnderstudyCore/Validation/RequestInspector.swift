@@ -74,7 +74,7 @@ public struct RequestInspector: Sendable {
     private func inspectBody(_ bytes: [UInt8], contentType: String?, model: ModelReference, validator: Validator)
         -> ([Diagnostic], JSONValue?)
     {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if bytes.isBlankJSON {
             guard endpoint.body == .required else { return ([], nil) }
             return (
                 [
