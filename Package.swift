@@ -149,7 +149,10 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyCLITests",
-            dependencies: ["UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting"],
+            dependencies: [
+                "UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -18,7 +18,7 @@ struct Benchmarks {
         guard let endpoint = spec.endpoint("GET /activities"), let model = endpoint.response,
             case .array(let array) = model.schema.resolvingReferences(in: spec.definitions)
         else { fatalError("GET /activities must answer an array") }
-        var generator = FixtureGenerator(seed: 2026, definitions: spec.definitions, settings: spec.decoder)
+        var generator = FixtureGenerator(seed: 2026, definitions: spec.definitions, settings: spec.wire)
         var activities: [JSONValue] = []
         var size = 2
         while size < targetBytes {
@@ -41,7 +41,7 @@ struct Benchmarks {
         let both = best(iterations) {
             if let value = try? JSONParser().parse(bytes) { _ = validator.validate(value, against: model.schema) }
         }
-        let decode = best(iterations) { _ = model.decodeError(data, settings: spec.decoder) }
+        let decode = best(iterations) { _ = model.decodeError(data, settings: spec.app.decoder) }
         let foundation = best(iterations) { _ = try? JSONSerialization.jsonObject(with: data) }
 
         func row(_ name: String, _ seconds: Double) -> String {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import UnderstudyCheck
 import UnderstudyCore
+import UnderstudySpecs
 
 /// `understudy check`: conformance of a live server.
 struct Check: AsyncParsableCommand {
@@ -69,6 +70,29 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Abandon response bodies larger than this many bytes.")
     var maxBodyBytes: Int = 32 << 20
 
+    @Option(help: "The most distinct findings one answer adds; the rest are counted as \"and N more like this\".")
+    var maxFindingsPerResponse: Int = 20
+
+    @Flag(help: "Show notes (the spec's choices, the document's examples) in the text output; JSON always has them.")
+    var notes = false
+
+    @Option(
+        help: """
+            The app's date decoding strategy, when it differs from the spec's: iso8601, iso8601-fractions, seconds, \
+            milliseconds or deferred.
+            """)
+    var dateStrategy: DateStrategyArgument?
+
+    @Option(help: "The app's key decoding strategy, when it differs from the spec's: default or snake-case.")
+    var keyStrategy: KeyStrategyArgument?
+
+    @Option(
+        help: """
+            A JSON file with each API's app decoder settings: {"apps": {"videgreniers": {"dates": "iso8601", \
+            "keys": "default"}}}. Command-line strategies win.
+            """)
+    var config: String?
+
     enum Format: String, CaseIterable, ExpressibleByArgument {
         case text, json, github
     }
@@ -83,6 +107,8 @@ struct Check: AsyncParsableCommand {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard maxFindingsPerResponse > 0 else { throw ValidationError("--max-findings-per-response must be positive") }
+        _ = try appSpecs()
         guard api != .all else { throw ValidationError("--api must name one API (or apinest); each server has its own --base-url") }
         let hasSecret = clientSecret != nil || ProcessInfo.processInfo.environment["UNDERSTUDY_CLIENT_SECRET"] != nil
         guard clientId == nil || hasSecret else {
@@ -133,15 +159,38 @@ struct Check: AsyncParsableCommand {
         return values
     }
 
+    /// The selected specs with the app decoder settings the team gave (`--config`, then the strategies).
+    func appSpecs() throws -> [APISpec] {
+        let file = try config.map(AppDecoderConfiguration.init(contentsOf:))
+        return try api.specs.map { spec in
+            var settings = spec.app.decoder
+            var origins: [String] = []
+            if let file, let given = try file.settings(for: spec.id, default: settings) {
+                settings = given
+                origins.append(file.path)
+            }
+            if let dateStrategy {
+                settings.dates = dateStrategy.strategy
+                origins.append("--date-strategy")
+            }
+            if let keyStrategy {
+                settings.keys = keyStrategy.strategy
+                origins.append("--key-strategy")
+            }
+            return origins.isEmpty ? spec : spec.withApp(settings, origin: origins.joined(separator: ", "))
+        }
+    }
+
     func run() async throws {
         let options = CheckOptions(
             baseURL: baseURL, credentials: try makeCredentials(), parameters: try parameters(), allowWrites: allowWrites,
             endpoints: endpoint.isEmpty ? nil : Set(endpoint), concurrency: concurrency,
             transport: HTTPTransport.Options(
-                timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries))
+                timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries),
+            maximumFindingsPerResponse: maxFindingsPerResponse)
         var reports: [CheckReport] = []
         let transport = HTTPTransport(options: options.transport)
-        for spec in api.specs {
+        for spec in try appSpecs() {
             reports.append(await Checker(spec: spec, options: options).run(transport: transport))
         }
         await transport.shutdown()
@@ -158,7 +207,8 @@ struct Check: AsyncParsableCommand {
         switch format {
         case .text:
             let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-            print(TerminalDiagnosticRenderer(useColor: color).render(findings), terminator: "")
+            for line in reports.compactMap(\.appLine) { print(line) }
+            print(TerminalDiagnosticRenderer(useColor: color, showNotes: notes).render(findings), terminator: "")
             let requests = reports.reduce(0) { $0 + $1.requests }
             let seconds = reports.reduce(0) { $0 + $1.seconds }
             print("\(requests) requests in \(String(format: "%.2f", seconds)) s")
@@ -170,3 +220,69 @@ struct Check: AsyncParsableCommand {
 }
 
 extension Diagnostic.Severity: ExpressibleByArgument {}
+
+/// A `--date-strategy` value.
+struct DateStrategyArgument: ExpressibleByArgument {
+    let strategy: DecoderSettings.DateStrategy
+
+    init?(argument: String) {
+        guard ["iso8601", "iso8601-fractions", "seconds", "milliseconds", "deferred"].contains(argument),
+            let strategy = DecoderSettings.DateStrategy(name: argument)
+        else { return nil }
+        self.strategy = strategy
+    }
+}
+
+/// A `--key-strategy` value.
+struct KeyStrategyArgument: ExpressibleByArgument {
+    let strategy: DecoderSettings.KeyStrategy
+
+    init?(argument: String) {
+        guard ["default", "snake-case"].contains(argument), let strategy = DecoderSettings.KeyStrategy(name: argument)
+        else { return nil }
+        self.strategy = strategy
+    }
+}
+
+/// The `--config` file: each API's app decoder settings, `{"apps": {"videgreniers": {"dates": "iso8601"}}}`.
+struct AppDecoderConfiguration {
+    let path: String
+    let apps: [String: JSONValue]
+
+    init(contentsOf path: String) throws {
+        self.path = path
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ValidationError("--config: cannot read \(path): \(error.localizedDescription)")
+        }
+        guard let document = try? JSONParser().parse(bytes), case .object(let apps)? = document["apps"] else {
+            throw ValidationError(#"--config: \#(path) is not JSON of the form {"apps": {"API": {"dates": ..., "keys": ...}}}"#)
+        }
+        for name in apps.keys where Specs.named(name) == nil {
+            throw ValidationError("--config: unknown API \"\(name)\" in \(path)")
+        }
+        self.apps = apps
+    }
+
+    /// The settings this file gives `api`, over `default`; `nil` when the file says nothing of it.
+    func settings(for api: String, default settings: DecoderSettings) throws -> DecoderSettings? {
+        guard let entry = apps[api] ?? apps["apinest"].flatMap({ ["fitness", "achievements"].contains(api) ? $0 : nil })
+        else { return nil }
+        var result = settings
+        if let text = entry["dates"]?.stringValue {
+            guard let strategy = DateStrategyArgument(argument: text)?.strategy else {
+                throw ValidationError("--config: \(api).dates \"\(text)\" is not iso8601, iso8601-fractions, seconds, milliseconds or deferred")
+            }
+            result.dates = strategy
+        }
+        if let text = entry["keys"]?.stringValue {
+            guard let strategy = KeyStrategyArgument(argument: text)?.strategy else {
+                throw ValidationError("--config: \(api).keys \"\(text)\" is not default or snake-case")
+            }
+            result.keys = strategy
+        }
+        return result
+    }
+}

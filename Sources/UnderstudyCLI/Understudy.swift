@@ -7,7 +7,9 @@ public struct Understudy: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "understudy",
         abstract: "Mock, check and diff the REST APIs of the five apps against their documented contracts.",
-        subcommands: [Mock.self, Check.self, Proxy.self, List.self, Export.self, Generate.self, Validate.self, Diff.self]
+        subcommands: [
+            Mock.self, Check.self, Proxy.self, Lint.self, List.self, Export.self, Generate.self, Validate.self, Diff.self,
+        ]
     )
 
     public init() {}

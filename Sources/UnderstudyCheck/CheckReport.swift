@@ -22,20 +22,23 @@ public struct CheckReport: Sendable {
     public var seconds: Double
     /// Every request sent, in order (secrets included: never print these).
     public var sent: [OutgoingRequest] = []
+    /// The app contract the `decode.*` verdicts followed, echoed in every report.
+    public var app: AppContract?
 
     public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }
 
     /// The findings sorted for output: errors first, then by endpoint, pointer and rule.
     public var sortedFindings: [Diagnostic] {
         findings.sorted {
-            (-$0.severity.rank, $0.endpoint ?? "", $0.pointer.description, $0.rule.rawValue, $0.message)
-                < (-$1.severity.rank, $1.endpoint ?? "", $1.pointer.description, $1.rule.rawValue, $1.message)
+            (-$0.severity.order, $0.endpoint ?? "", $0.pointer.description, $0.rule.rawValue, $0.message)
+                < (-$1.severity.order, $1.endpoint ?? "", $1.pointer.description, $1.rule.rawValue, $1.message)
         }
     }
-}
 
-extension Diagnostic.Severity {
-    var rank: Int { Self.allCases.firstIndex(of: self)! }
+    /// `videgreniers: app decoder dates: iso8601, keys: useDefaultKeys (spec)`.
+    public var appLine: String? {
+        app.map { "\(api): app decoder \($0.decoder.summary) (\($0.origin))" }
+    }
 }
 
 /// Renders check reports: JSON (`formatVersion` 1), JUnit XML and GitHub Actions annotations; the terminal
@@ -54,7 +57,7 @@ public enum CheckReportRenderer {
         object["summary"] = .object(summary)
         object["apis"] = .array(
             reports.map { report in
-                [
+                var entry: [String: JSONValue] = [
                     "api": .string(report.api), "baseURL": .string(report.baseURL),
                     "requests": .integer(report.requests),
                     "endpoints": .array(
@@ -66,6 +69,8 @@ public enum CheckReportRenderer {
                             return .object(entry)
                         }),
                 ]
+                if let app = report.app { entry["app"] = appJSON(app) }
+                return .object(entry)
             })
         document = .object(object)
         return document.serialized(.pretty)
@@ -119,15 +124,26 @@ public enum CheckReportRenderer {
         var output = ""
         for finding in findings {
             let level = finding.severity == .error ? "error" : finding.severity == .warning ? "warning" : "notice"
-            let place = [finding.endpoint, finding.pointer.displayString].compactMap { $0 }.joined(separator: " ")
-            output += "::\(level) title=\(SpecChangeRenderer.escape(finding.rule.rawValue))::\(SpecChangeRenderer.escape(place + ": " + finding.message))\n"
+            let place = [finding.endpoint, finding.location].compactMap { $0 }.joined(separator: " ")
+            let count = finding.occurrences > 1 ? " (×\(finding.occurrences))" : ""
+            output += "::\(level) title=\(SpecChangeRenderer.escape(finding.rule.rawValue))::"
+            output += SpecChangeRenderer.escape(place + ": " + finding.message + count) + "\n"
         }
         return output + DiagnosticSummary(findings).sentence + "\n"
+    }
+
+    /// `{"dates": ..., "keys": ..., "sampleClient"?: ..., "origin": ...}`: the app contract a report followed.
+    static func appJSON(_ app: AppContract) -> JSONValue {
+        guard case .object(var object) = app.canonicalJSON else { return app.canonicalJSON }
+        object["origin"] = .string(app.origin)
+        return .object(object)
     }
 
     /// `error /data/0/id: message [rule] expected …, found …`, with the curl line.
     static func line(_ finding: Diagnostic) -> String {
         var text = "\(finding.severity) \(finding.summary) [\(finding.rule)]"
+        if finding.occurrences > 1 { text += " ×\(finding.occurrences)" }
+        if !finding.examples.isEmpty { text += "\n  e.g. \(finding.examples.joined(separator: "; "))" }
         if let expected = finding.expected { text += "\n  expected: \(expected)" }
         if let found = finding.found { text += "\n  found: \(found)" }
         if let curl = finding.context["curl"] { text += "\n  curl: \(curl)" }

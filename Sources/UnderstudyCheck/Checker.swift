@@ -31,13 +31,17 @@ public struct CheckOptions: Sendable {
     public var transport: HTTPTransport.Options
     /// The clock write scenarios plan dates with.
     public var now: @Sendable () -> Date
+    /// The most distinct findings one answer adds (`--max-findings-per-response`); the rest are counted.
+    public var maximumFindingsPerResponse: Int
 
     public init(
         baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
         allowWrites: Bool = false, endpoints: Set<String>? = nil, concurrency: Int = 4, seed: UInt64 = 1,
-        transport: HTTPTransport.Options = HTTPTransport.Options(), now: @escaping @Sendable () -> Date = { Date() }
+        transport: HTTPTransport.Options = HTTPTransport.Options(), maximumFindingsPerResponse: Int = 20,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
+        self.maximumFindingsPerResponse = maximumFindingsPerResponse
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.credentials = credentials
         self.parameters = parameters
@@ -74,7 +78,7 @@ public struct Checker: Sendable {
         await session.signIn()
         await session.checkReads()
         if options.allowWrites { await WriteScenarios.run(session) }
-        session.noteAmbiguities()
+        session.noteDocument()
         session.recordUnvisited()
         await owned?.shutdown()
         return session.report(seconds: (ContinuousClock.now - started).inSeconds)
@@ -90,13 +94,13 @@ final class CheckSession: Sendable {
     private let state: Mutex<State>
 
     struct State {
-        var findings: [Diagnostic] = []
         var ledger: FindingLedger
         var sent: [OutgoingRequest] = []
         var records: [String: CheckReport.EndpointRecord] = [:]
         var token: String?
         var refreshToken: String?
-        /// Parsed success bodies by endpoint template, for discovering path parameters.
+        /// What later requests may need of each read answer (ids, names, links: ``JSONValue/skeleton``), by
+        /// endpoint template; never whole bodies, so memory does not grow with the answers.
         var bodies: [(endpoint: String, body: JSONValue)] = []
     }
 
@@ -105,7 +109,9 @@ final class CheckSession: Sendable {
         self.options = options
         self.transport = transport
         inspector = ResponseInspector(spec: spec)
-        state = Mutex(State(ledger: FindingLedger(redactor: options.credentials.redactor), token: options.credentials.token))
+        let ledger = FindingLedger(
+            redactor: options.credentials.redactor, maximumPerResponse: options.maximumFindingsPerResponse)
+        state = Mutex(State(ledger: ledger, token: options.credentials.token))
     }
 
     var token: String? { state.withLock { $0.token } }
@@ -116,15 +122,30 @@ final class CheckSession: Sendable {
             let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
             let records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
             return CheckReport(
-                api: spec.id, baseURL: options.baseURL, findings: state.findings, endpoints: records, seconds: seconds,
-                sent: state.sent)
+                api: spec.id, baseURL: options.baseURL, findings: state.ledger.findings.map(locatingField),
+                endpoints: records, seconds: seconds, sent: state.sent, app: spec.app)
         }
+    }
+
+    /// The finding with the model field it concerns (`EventDto.startDate`) in its context, so the report
+    /// can show one field's findings across endpoints together.
+    private func locatingField(_ finding: Diagnostic) -> Diagnostic {
+        guard !finding.pointer.tokens.isEmpty, finding.context["field"] == nil,
+            finding.rule.rawValue.hasPrefix("schema.") || finding.rule.rawValue.hasPrefix("decode."),
+            let endpoint = finding.endpoint.flatMap(spec.endpoint)
+        else { return finding }
+        let models = [endpoint.response, spec.errorEnvelope.model].compactMap { $0 }
+        guard let field = models.lazy.compactMap({ $0.schema.modelField(at: finding.pointer, definitions: self.spec.definitions) }).first
+        else { return finding }
+        var located = finding
+        located.context["field"] = field
+        return located
     }
 
     // MARK: Findings
 
     func add(_ findings: [Diagnostic], request: OutgoingRequest? = nil) {
-        state.withLock { $0.findings += $0.ledger.record(findings, request: request) }
+        state.withLock { _ = $0.ledger.record(findings, request: request) }
     }
 
     func skip(_ endpoint: AnyEndpoint, because reason: String, rule: RuleID = .checkSkipped, severity: Diagnostic.Severity = .note) {
@@ -157,9 +178,18 @@ final class CheckSession: Sendable {
         }
     }
 
-    func noteAmbiguities() {
+    /// Says once per run what the document leaves open or contradicts, for the endpoints checked: the
+    /// document's contradictions (``DocumentLint``; the sample client's as a warning, examples as notes: they
+    /// are about the document, not the server) and the spec's choices as notes.
+    func noteDocument() {
         let checked = state.withLock { Set($0.records.values.filter { $0.skipped == nil }.map(\.endpoint)) }
-        for ambiguity in spec.ambiguities where ambiguity.endpoint.map(checked.contains) ?? true {
+        for contradiction in DocumentLint.contradictions(in: spec)
+        where contradiction.endpoints.contains(where: checked.contains) || contradiction.endpoints.isEmpty {
+            var finding = contradiction.diagnostic
+            if finding.rule != .sampleClient, finding.rule != .contradiction { finding.severity = .note }
+            add([finding])
+        }
+        for ambiguity in spec.ambiguities where ambiguity.kind == .choice && (ambiguity.endpoint.map(checked.contains) ?? true) {
             add([
                 Diagnostic(
                     .note, rule: .ambiguity, endpoint: ambiguity.endpoint,
@@ -216,7 +246,7 @@ final class CheckSession: Sendable {
             state.sent.append(request)
             record.skipped = nil
             state.records[endpoint.id] = record
-            if let body, endpoint.method == .get { state.bodies.append((endpoint.path.template, body)) }
+            if let body, endpoint.method == .get { state.bodies.append((endpoint.path.template, body.skeleton)) }
         }
         return (exchange, body)
     }
@@ -349,7 +379,7 @@ final class CheckSession: Sendable {
 
     /// Required query parameters: `--param`, else a value generated from the parameter's schema.
     func queryValues(for endpoint: AnyEndpoint) -> [(String, String)] {
-        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.decoder)
+        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
         return endpoint.parameters.filter { $0.location == .query }.compactMap { parameter in
             if let given = options.parameters[parameter.name] { return (parameter.name, given) }
             guard parameter.required, parameter.defaultValue == nil else { return nil }

@@ -1,33 +1,99 @@
 import UnderstudyCore
 
-/// Findings as they are reported by `check` and `proxy`: each once, redacted, with the `curl` line of the
-/// request that produced it.
+extension RuleID {
+    /// An answer had more distinct findings than `--max-findings-per-response`; the rest are counted here.
+    public static let findingsCapped: RuleID = "report.capped"
+}
+
+/// Findings as `check` and `proxy` report them: one per root cause, redacted, with the `curl` line of the
+/// first request that showed it.
 ///
-/// Secrets learnt along the way (a token obtained by signing in, one seen in traffic) are added to the
-/// redactor before anything that could contain them is recorded.
+/// Findings with the same rule, endpoint and schema location (array indices collapsed: `/data/*/startDate`)
+/// are one finding with an occurrence count and its first examples, however many elements, pages or
+/// requests repeat it. One answer adds at most ``maximumPerResponse`` distinct findings; the rest become
+/// one "and N more like this". Secrets learnt along the way (a token obtained by signing in, one seen in
+/// traffic) are added to the redactor before anything that could contain them is recorded.
 struct FindingLedger {
     var redactor: Redactor
-    private var seen: Set<Diagnostic> = []
+    /// The most distinct findings one answer adds.
+    var maximumPerResponse: Int
+    /// Every finding, merged, in the order first seen.
+    private(set) var findings: [Diagnostic] = []
+    private var index: [Key: Int] = [:]
 
-    init(redactor: Redactor = Redactor()) {
-        self.redactor = redactor
+    /// How many examples a merged finding keeps.
+    static let examplesKept = 3
+
+    struct Key: Hashable {
+        var rule: RuleID
+        var endpoint: String?
+        var location: JSONPointer
+        /// What a finding that judges no answer says (a note about the document, a skipped endpoint): such
+        /// findings are told apart by their message, not merged.
+        var statement: String?
     }
 
-    /// The findings not recorded before, redacted and with `request`'s curl line.
+    init(redactor: Redactor = Redactor(), maximumPerResponse: Int = 20) {
+        self.redactor = redactor
+        self.maximumPerResponse = max(1, maximumPerResponse)
+    }
+
+    /// Records the findings of one answer; returns those that start a new group (the proxy streams them).
     mutating func record(_ findings: [Diagnostic], request: OutgoingRequest?) -> [Diagnostic] {
         let curl = request.map { Curl.command(for: $0, redactor: redactor) }
         var fresh: [Diagnostic] = []
+        var capped: [Diagnostic] = []
         for finding in findings {
-            var finding = finding
-            if let curl, finding.context["curl"] == nil { finding.context["curl"] = curl }
+            var finding = redactor.redact(finding)
             // The decoder's own wording is already in the message; keeping it would repeat it.
             finding.context["decoder"] = nil
-            let redacted = redactor.redact(finding)
-            // The same finding from another request (a page walk, a repeated app request) says nothing new.
-            var key = redacted
-            key.context = [:]
-            if seen.insert(key).inserted { fresh.append(redacted) }
+            let key = Key(
+                rule: finding.rule, endpoint: finding.endpoint, location: finding.pointer.collapsingIndices,
+                statement: request == nil ? finding.message : nil)
+            if let position = index[key] {
+                merge(finding, into: position)
+            } else if fresh.count >= maximumPerResponse {
+                capped.append(finding)
+            } else {
+                if let curl, finding.context["curl"] == nil { finding.context["curl"] = curl }
+                index[key] = self.findings.count
+                self.findings.append(finding)
+                fresh.append(finding)
+            }
+        }
+        if let first = capped.first {
+            let severity = capped.map(\.severity).max()!
+            let more = Diagnostic(
+                severity, rule: .findingsCapped, endpoint: first.endpoint,
+                message: "and \(capped.count) more like this in the same answer (--max-findings-per-response \(maximumPerResponse))",
+                context: curl.map { ["curl": $0] } ?? [:])
+            let key = Key(rule: .findingsCapped, endpoint: first.endpoint, location: .root)
+            if let position = index[key] {
+                self.findings[position].occurrences += capped.count
+            } else {
+                index[key] = self.findings.count
+                var counted = more
+                counted.occurrences = capped.count
+                self.findings.append(counted)
+                fresh.append(counted)
+            }
         }
         return fresh
+    }
+
+    private mutating func merge(_ finding: Diagnostic, into position: Int) {
+        findings[position].occurrences += finding.occurrences
+        if findings[position].severity < finding.severity { findings[position].severity = finding.severity }
+        let example = Self.example(finding)
+        if example != Self.example(findings[position]), findings[position].examples.count < Self.examplesKept,
+            !findings[position].examples.contains(example)
+        {
+            findings[position].examples.append(example)
+        }
+    }
+
+    /// `/data/3/startDate: found "2023-09-15T08:00:00"`, or the message when nothing was found.
+    static func example(_ finding: Diagnostic) -> String {
+        finding.pointer.displayString + ": " + (finding.found.map { "found \($0)" } ?? finding.message)
     }
 }

@@ -41,6 +41,10 @@ public struct Redactor: Sendable {
     /// The finding with every text field redacted.
     public func redact(_ diagnostic: Diagnostic) -> Diagnostic {
         var copy = diagnostic
+        // A server can echo a secret anywhere, a member name included.
+        copy.pointer = JSONPointer(tokens: diagnostic.pointer.tokens.map(redact))
+        copy.endpoint = diagnostic.endpoint.map(redact)
+        copy.examples = diagnostic.examples.map(redact)
         copy.message = redact(diagnostic.message)
         copy.expected = diagnostic.expected.map(redact)
         copy.found = diagnostic.found.map(redact)

@@ -73,8 +73,8 @@ enum WriteScenarios {
         let start = session.options.now().addingTimeInterval(14 * 86_400)
         var event: JSONValue = [
             "title": "Vide-grenier Understudy", "description": "Created by understudy check --allow-writes.",
-            "eventType": 0, "startDate": .double(start.timeIntervalSinceReferenceDate),
-            "endDate": .double(start.addingTimeInterval(8 * 3600).timeIntervalSinceReferenceDate),
+            "eventType": 0, "startDate": .string(Format.instant(start)),
+            "endDate": .string(Format.instant(start.addingTimeInterval(8 * 3600))),
             "street": "1 place de la Mairie", "city": "Lyon", "postalCode": "69001", "country": "France",
             "latitude": 45.764, "longitude": 4.8357, "allowsEarlyBird": false,
         ]

@@ -76,12 +76,13 @@ public enum OpenAPIExport {
         let canonical = spec.canonicalJSON
         return OpenAPI.Document.Info(
             title: spec.title,
-            description: "The \(spec.title) API as its apps decode it, described by \(spec.document).",
+            description: "The \(spec.title) API as its server sends it (the wire contract), described by \(spec.document).",
             version: "\(APISpec.canonicalFormatVersion)",
             vendorExtensions: [
                 OpenAPIExtension.api: AnyCodable(spec.id),
                 OpenAPIExtension.document: AnyCodable(spec.document),
-                OpenAPIExtension.decoder: (canonical["decoder"] ?? [:]).anyCodable,
+                OpenAPIExtension.wire: (canonical["wire"] ?? [:]).anyCodable,
+                OpenAPIExtension.app: (canonical["app"] ?? [:]).anyCodable,
                 OpenAPIExtension.optionalKeys: AnyCodable(spec.optionalKeys.rawValue),
                 OpenAPIExtension.errorModel: AnyCodable(spec.errorEnvelope.model.name),
                 OpenAPIExtension.ambiguities: (canonical["ambiguities"] ?? []).anyCodable,

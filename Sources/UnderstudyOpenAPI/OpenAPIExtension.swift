@@ -5,8 +5,12 @@ enum OpenAPIExtension {
     static let api = "x-understudy-api"
     /// Info: the source document's file name.
     static let document = "x-understudy-document"
-    /// Info: `{"dates": ..., "keys": ...}`, the app's decoder settings.
-    static let decoder = "x-understudy-decoder"
+    /// Info: `{"dates": ..., "keys": ...}`, the settings that read what the server sends (wire contract).
+    static let wire = "x-understudy-wire"
+    /// Info: `{"dates": ..., "keys": ..., "sampleClient"?: {...}}`, the app's decoder (app contract).
+    static let app = "x-understudy-app"
+    /// Info: the decoder settings of documents written before the two contracts were apart.
+    static let legacyDecoder = "x-understudy-decoder"
     /// Info: `sometimesAbsent` or `alwaysPresent`.
     static let optionalKeys = "x-understudy-optional-keys"
     /// Info: the known ambiguities of the documents, as the canonical spec lists them.

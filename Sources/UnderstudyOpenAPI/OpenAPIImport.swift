@@ -89,14 +89,11 @@ private struct DocumentImport {
         ) { status, messages in
             ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
         }
-        let decoder = info[OpenAPIExtension.decoder]
+        let wire = DecoderSettings(canonical: info[OpenAPIExtension.wire] ?? info[OpenAPIExtension.legacyDecoder])
         return APISpec(
             id: id, title: title, document: info[OpenAPIExtension.document]?.stringValue ?? "",
-            auth: auth,
-            decoder: DecoderSettings(
-                dates: Self.dateStrategy(decoder?["dates"]?.stringValue),
-                keys: decoder?["keys"]?.stringValue.flatMap(DecoderSettings.KeyStrategy.init(rawValue:))
-                    ?? .useDefaultKeys),
+            auth: auth, wire: wire,
+            app: info[OpenAPIExtension.app].map { AppContract(canonical: $0) } ?? AppContract(decoder: wire),
             errorEnvelope: errorEnvelope, endpoints: endpoints, ambiguities: ambiguities(info),
             optionalKeys: info[OpenAPIExtension.optionalKeys]?.stringValue.flatMap(OptionalKeyStyle.init(rawValue:))
                 ?? .sometimesAbsent,
@@ -237,18 +234,8 @@ private struct DocumentImport {
             guard let id = entry["id"]?.stringValue else { return nil }
             return Ambiguity(
                 id: id, endpoint: entry["endpoint"]?.stringValue, summary: entry["summary"]?.stringValue ?? "",
-                resolution: entry["resolution"]?.stringValue ?? "")
-        }
-    }
-
-    static func dateStrategy(_ text: String?) -> DecoderSettings.DateStrategy {
-        switch text {
-        case "secondsSince1970": return .secondsSince1970
-        case "millisecondsSince1970": return .millisecondsSince1970
-        case "iso8601": return .iso8601
-        case let text? where text.hasPrefix("formatted(") && text.hasSuffix(")"):
-            return .formatted(String(text.dropFirst("formatted(".count).dropLast()))
-        default: return .deferredToDate
+                resolution: entry["resolution"]?.stringValue ?? "",
+                kind: entry["kind"]?.stringValue.flatMap(Ambiguity.Kind.init(rawValue:)) ?? .choice)
         }
     }
 

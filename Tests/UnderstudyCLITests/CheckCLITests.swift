@@ -60,7 +60,7 @@ struct CheckCLITests {
             let clean = try await Self.run(["check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format", "json"])
             #expect(clean.status == 0, "\(clean.stderr)")
             let document = try JSONValue(parsing: clean.stdout)
-            #expect(document["formatVersion"] == 1)
+            #expect(document["formatVersion"] == 2)
             #expect(document["summary"]?["errors"] == 0)
             #expect(document["summary"]?["warnings"] == 0)
             #expect(document["summary"]?["endpointsChecked"] == 5)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UnderstudyCore
 
@@ -5,6 +6,17 @@ import UnderstudyCore
 
 /// The report formats CI parses are pinned byte for byte.
 struct ReportRenderingTests {
+    /// One root cause seen 40 times across the list: one finding with its count and first examples.
+    static let merged: Diagnostic = {
+        var finding = Diagnostic(
+            .error, rule: .typeMismatch, at: JSONPointer(tokens: ["0", "participants"]), endpoint: "GET /activities",
+            message: "expected integer, found string \"10\"", expected: "integer", found: "string \"10\"",
+            context: ["field": "Apinest.Activity.participants"])
+        finding.occurrences = 40
+        finding.examples = [#"/1/participants: found string "12""#, #"/2/participants: found string "8""#]
+        return finding
+    }()
+
     static let report = CheckReport(
         api: "fitness", baseURL: "http://127.0.0.1:4010",
         findings: [
@@ -13,6 +25,7 @@ struct ReportRenderingTests {
             Diagnostic(.error, rule: .requiredMissing, at: JSONPointer(tokens: ["0", "title"]), endpoint: "GET /activities",
                 message: "required property is missing (expected string)", expected: "string", found: "absent",
                 context: ["curl": "curl -sS -i 'http://127.0.0.1:4010/activities' -H \"Authorization: Bearer $UNDERSTUDY_TOKEN\""]),
+            merged,
         ],
         endpoints: [
             .init(endpoint: "GET /activities", requests: 1, seconds: 0.0125),
@@ -49,12 +62,30 @@ struct ReportRenderingTests {
               "findings": [
                 {
                   "context": {
+                    "field": "Apinest.Activity.participants"
+                  },
+                  "endpoint": "GET /activities",
+                  "examples": [
+                    "/1/participants: found string \"12\"",
+                    "/2/participants: found string \"8\""
+                  ],
+                  "expected": "integer",
+                  "found": "string \"10\"",
+                  "message": "expected integer, found string \"10\"",
+                  "occurrences": 40,
+                  "pointer": "/0/participants",
+                  "rule": "schema.type-mismatch",
+                  "severity": "error"
+                },
+                {
+                  "context": {
                     "curl": "curl -sS -i 'http://127.0.0.1:4010/activities' -H \"Authorization: Bearer $UNDERSTUDY_TOKEN\""
                   },
                   "endpoint": "GET /activities",
                   "expected": "string",
                   "found": "absent",
                   "message": "required property is missing (expected string)",
+                  "occurrences": 1,
                   "pointer": "/0/title",
                   "rule": "schema.required-missing",
                   "severity": "error"
@@ -62,16 +93,17 @@ struct ReportRenderingTests {
                 {
                   "endpoint": "GET /activities",
                   "message": "property is not in the model; JSONDecoder ignores it",
+                  "occurrences": 1,
                   "pointer": "/0/mood",
                   "rule": "schema.unknown-property",
                   "severity": "note"
                 }
               ],
-              "formatVersion": 1,
+              "formatVersion": 2,
               "summary": {
                 "endpointsChecked": 2,
                 "endpointsSkipped": 1,
-                "errors": 1,
+                "errors": 2,
                 "notes": 1,
                 "requests": 2,
                 "warnings": 0
@@ -87,7 +119,11 @@ struct ReportRenderingTests {
             <testsuites name="understudy check" tests="3" failures="1">
               <testsuite name="fitness" tests="3" failures="1" skipped="1" time="0.020">
                 <testcase classname="fitness" name="GET /activities" time="0.013">
-                  <failure message="1 finding: /0/title: required property is missing (expected string)" type="schema.required-missing">error /0/title: required property is missing (expected string) [schema.required-missing]
+                  <failure message="2 findings: /*/participants: expected integer, found string &quot;10&quot;" type="schema.type-mismatch">error /*/participants: expected integer, found string &quot;10&quot; [schema.type-mismatch] ×40
+              e.g. /1/participants: found string &quot;12&quot;; /2/participants: found string &quot;8&quot;
+              expected: integer
+              found: string &quot;10&quot;
+            error /0/title: required property is missing (expected string) [schema.required-missing]
               expected: string
               found: absent
               curl: curl -sS -i &apos;http://127.0.0.1:4010/activities&apos; -H &quot;Authorization: Bearer $UNDERSTUDY_TOKEN&quot;</failure>
@@ -104,11 +140,34 @@ struct ReportRenderingTests {
     }
 
     @Test func github() {
-        #expect(CheckReportRenderer.github([Self.report]) == """
+        #expect(CheckReportRenderer.github([Self.report]) == #"""
+            ::error title=schema.type-mismatch::GET /activities /*/participants: expected integer, found string "10" (×40)
             ::error title=schema.required-missing::GET /activities /0/title: required property is missing (expected string)
             ::notice title=schema.unknown-property::GET /activities /0/mood: property is not in the model; JSONDecoder ignores it
-            1 error, 0 warnings, 1 note
+            2 errors, 0 warnings, 1 note
 
-            """)
+            """#)
+    }
+
+    @Test func text() {
+        #expect(TerminalDiagnosticRenderer().render(Self.report.sortedFindings) == #"""
+            GET /activities
+              error /*/participants: expected integer, found string "10" [schema.type-mismatch] ×40
+                  e.g. /1/participants: found string "12"; /2/participants: found string "8"
+              error /0/title: required property is missing (expected string) [schema.required-missing]
+                  curl: curl -sS -i 'http://127.0.0.1:4010/activities' -H "Authorization: Bearer $UNDERSTUDY_TOKEN"
+              note /0/mood: property is not in the model; JSONDecoder ignores it [schema.unknown-property]
+            2 errors, 0 warnings, 1 note
+
+            """#)
+        #expect(TerminalDiagnosticRenderer(showNotes: false).render(Self.report.sortedFindings) == #"""
+            GET /activities
+              error /*/participants: expected integer, found string "10" [schema.type-mismatch] ×40
+                  e.g. /1/participants: found string "12"; /2/participants: found string "8"
+              error /0/title: required property is missing (expected string) [schema.required-missing]
+                  curl: curl -sS -i 'http://127.0.0.1:4010/activities' -H "Authorization: Bearer $UNDERSTUDY_TOKEN"
+            2 errors, 0 warnings, 1 note (notes not shown: --notes)
+
+            """#)
     }
 }

@@ -12,7 +12,7 @@ private struct Badge: Codable, Sendable {
 
 struct DecodeVerdictTests {
     private let spec = APISpec(
-        id: "test", title: "Test", document: "none", auth: .bearerJWT, decoder: DecoderSettings(dates: .iso8601),
+        id: "test", title: "Test", document: "none", auth: .bearerJWT, wire: DecoderSettings(dates: .iso8601),
         errorEnvelope: ErrorEnvelope(JSONValue.self) { _, messages in .string(messages.joined()) },
         endpoints: [AnyEndpoint(Endpoint<NoBody, [Badge]>(.get, "/badges", auth: .required, summary: "Badges"))])
 

@@ -31,6 +31,11 @@ public struct Diagnostic: Sendable, Hashable {
     public var found: String?
     /// Extra facts, such as a `curl` line to reproduce; rendered sorted by key.
     public var context: [String: String]
+    /// How many times the same rule fired at the same schema location (array indices collapsed), when
+    /// findings are merged by root cause.
+    public var occurrences: Int = 1
+    /// The first other places and values a merged finding was seen with (`/data/7/startDate: found ...`).
+    public var examples: [String] = []
 
     public init(
         _ severity: Severity, rule: RuleID, at pointer: JSONPointer = .root, endpoint: String? = nil,
@@ -47,7 +52,11 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// `pointer: message`, the one-line form used in terminal output and tests.
-    public var summary: String { "\(pointer.displayString): \(message)" }
+    public var summary: String { "\(location): \(message)" }
+
+    /// The pointer as reports show it: array indices collapsed (`/data/*/startDate`) once the finding stands
+    /// for several places.
+    public var location: String { (occurrences > 1 ? pointer.collapsingIndices : pointer).displayString }
 }
 
 /// A stable identifier of the rule behind a finding, such as `schema.type-mismatch`.

@@ -51,28 +51,69 @@ public struct DiagnosticSummary: Sendable, Hashable {
 }
 
 /// Renders findings for a terminal: grouped by endpoint, location first, colour only when asked.
+///
+/// A merged finding shows its count (`×94876`) and its array indices collapsed (`/data/*/startDate`), with
+/// its first examples. Findings about one model field (context `field`, such as `EventDto.startDate`)
+/// seen on several endpoints are shown once, under the field, with one line per endpoint. Notes can be
+/// left out (they are still counted).
 public struct TerminalDiagnosticRenderer: Sendable {
     public var useColor: Bool
+    public var showNotes: Bool
 
-    public init(useColor: Bool = false) {
+    public init(useColor: Bool = false, showNotes: Bool = true) {
         self.useColor = useColor
+        self.showNotes = showNotes
     }
 
     public func render(_ diagnostics: [Diagnostic]) -> String {
         var output = ""
-        let groups = Dictionary(grouping: diagnostics) { $0.endpoint ?? "" }
+        let shown = showNotes ? diagnostics : diagnostics.filter { $0.severity != .note }
+        // One model field's findings across endpoints: the same rule on the same field in two or more places.
+        let byField = Dictionary(grouping: shown.filter { $0.context["field"] != nil && $0.endpoint != nil }) {
+            "\($0.context["field"]!) \($0.rule)"
+        }.filter { Set($0.value.compactMap(\.endpoint)).count > 1 }
+        let grouped = Set(byField.values.joined())
+        for key in byField.keys.sorted() {
+            let findings = byField[key]!
+            let field = findings[0].context["field"]!
+            output += paint("\(field) [\(findings[0].rule)], on \(findings.count) endpoints", "1") + "\n"
+            for finding in findings {
+                output += "  \(label(finding)) \(finding.endpoint!) \(finding.summary)\(count(finding))\n"
+            }
+            output += details(findings[0], indent: "    ")
+        }
+        let groups = Dictionary(grouping: shown.filter { !grouped.contains($0) }) { $0.endpoint ?? "" }
         for endpoint in groups.keys.sorted() {
             if !endpoint.isEmpty { output += paint(endpoint, "1") + "\n" }
+            let indent = endpoint.isEmpty ? "" : "  "
             for diagnostic in groups[endpoint]! {
-                let indent = endpoint.isEmpty ? "" : "  "
-                let label = paint(diagnostic.severity.rawValue, color(diagnostic.severity))
-                output += "\(indent)\(label) \(diagnostic.summary) [\(diagnostic.rule)]\n"
-                for key in diagnostic.context.keys.sorted() where key != "decoder" {
-                    output += "\(indent)    \(key): \(diagnostic.context[key]!)\n"
-                }
+                output += "\(indent)\(label(diagnostic)) \(diagnostic.summary) [\(diagnostic.rule)]"
+                output += count(diagnostic) + "\n"
+                output += details(diagnostic, indent: indent + "    ")
             }
         }
-        output += DiagnosticSummary(diagnostics).sentence + "\n"
+        let summary = DiagnosticSummary(diagnostics)
+        output += summary.sentence
+        if !showNotes, summary.notes > 0 { output += " (notes not shown: --notes)" }
+        return output + "\n"
+    }
+
+    private func label(_ diagnostic: Diagnostic) -> String {
+        paint(diagnostic.severity.rawValue, color(diagnostic.severity))
+    }
+
+    private func count(_ diagnostic: Diagnostic) -> String {
+        diagnostic.occurrences > 1 ? " ×\(diagnostic.occurrences)" : ""
+    }
+
+    /// Examples, then the context but the decoder's wording (already in the message) and the model field
+    /// (the grouping says it).
+    private func details(_ diagnostic: Diagnostic, indent: String) -> String {
+        var output = ""
+        if !diagnostic.examples.isEmpty { output += "\(indent)e.g. \(diagnostic.examples.joined(separator: "; "))\n" }
+        for key in diagnostic.context.keys.sorted() where key != "decoder" && key != "field" {
+            output += "\(indent)\(key): \(diagnostic.context[key]!)\n"
+        }
         return output
     }
 
@@ -91,8 +132,8 @@ public struct TerminalDiagnosticRenderer: Sendable {
 
 /// Renders findings as `{"formatVersion": 1, "summary": {...}, "findings": [...]}`.
 public struct JSONDiagnosticRenderer: Sendable {
-    /// Bumped whenever the shape of the output changes.
-    public static let formatVersion = 1
+    /// Bumped whenever the shape of the output changes (2: `occurrences` and `examples`).
+    public static let formatVersion = 2
 
     public init() {}
 
@@ -123,6 +164,8 @@ public struct JSONDiagnosticRenderer: Sendable {
         if let expected = diagnostic.expected { object["expected"] = .string(expected) }
         if let found = diagnostic.found { object["found"] = .string(found) }
         if !diagnostic.context.isEmpty { object["context"] = .object(diagnostic.context.mapValues { .string($0) }) }
+        object["occurrences"] = .integer(diagnostic.occurrences)
+        if !diagnostic.examples.isEmpty { object["examples"] = .array(diagnostic.examples.map(JSONValue.string)) }
         return .object(object)
     }
 }

@@ -82,7 +82,7 @@ extension APISpec {
     public func fixture(for endpoint: AnyEndpoint, seed: UInt64) -> EndpointFixture {
         var random = SeededRandom(seed: seed).derived(id + " " + endpoint.id)
         var generator = FixtureGenerator(
-            seed: random.next(), definitions: definitions, settings: decoder, optionalKeys: optionalKeys)
+            seed: random.next(), definitions: definitions, settings: wire, optionalKeys: optionalKeys)
         var responses: [Int: JSONValue] = [:]
         var reasons: [Int: String] = [:]
 

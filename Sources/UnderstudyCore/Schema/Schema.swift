@@ -213,3 +213,43 @@ public struct Property: Sendable, Hashable {
 
 /// Named schemas that ``Schema/ref(_:)`` points to, keyed by model name.
 public typealias SchemaDefinitions = [String: Schema]
+
+extension Schema {
+    /// The model property a location in a value of this schema falls in: `EventDto.startDate` for
+    /// `/data/3/startDate` in an `ApiResponse<[EventDto]>`, so one field's findings can be told apart from
+    /// the endpoints that carry it. `nil` above the first named model or off the schema.
+    public func modelField(at pointer: JSONPointer, definitions: SchemaDefinitions) -> String? {
+        var schema = self
+        var model: String?
+        var path: [String] = []
+        var tokens = pointer.tokens[...]
+        var steps = 0
+        while steps < 256 {
+            steps += 1
+            switch schema {
+            case .ref(let name):
+                guard let resolved = definitions[name] else { return nil }
+                model = name
+                path = []
+                schema = resolved
+                continue
+            case .nullable(let wrapped):
+                schema = wrapped
+                continue
+            default: break
+            }
+            guard let token = tokens.popFirst() else { break }
+            switch schema {
+            case .object(let object):
+                guard let property = object[token] else { return model.map { ([$0] + path + [token]).joined(separator: ".") } }
+                path.append(token)
+                schema = property.schema
+            case .array(let array): schema = array.items
+            case .map(let map): schema = map.values
+            default: return nil
+            }
+        }
+        guard let model, !path.isEmpty else { return nil }
+        return ([model] + path).joined(separator: ".")
+    }
+}

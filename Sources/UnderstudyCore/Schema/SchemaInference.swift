@@ -325,6 +325,7 @@ final class InferenceContext {
             switch strategy {
             case .deferredToDate, .secondsSince1970, .millisecondsSince1970: return .number()
             case .iso8601: return .string(format: .dateTimeWithoutFraction)
+            case .iso8601WithFractionalSeconds: return .string(format: .dateTimeWithFraction)
             case .formatted(let pattern): return .string(format: .datePattern(pattern))
             }
         case .foundation(let strategy):

@@ -12,7 +12,8 @@ extension APISpec {
             "title": .string(title),
             "document": .string(document),
             "auth": .string(auth.description),
-            "decoder": ["dates": .string(decoder.dates.description), "keys": .string(decoder.keys.description)],
+            "wire": wire.canonicalJSON,
+            "app": app.canonicalJSON,
             "errorEnvelope": errorEnvelope.model.canonicalJSON,
             "optionalKeys": .string(optionalKeys.rawValue),
             "definitions": .object(definitions.mapValues(\.canonicalJSON)),
@@ -26,6 +27,7 @@ extension APISpec {
                     "resolution": .string(ambiguity.resolution),
                 ]
                 if let endpoint = ambiguity.endpoint { entry["endpoint"] = .string(endpoint) }
+                if ambiguity.kind != .choice { entry["kind"] = .string(ambiguity.kind.rawValue) }
                 return .object(entry)
             })
         return .object(object)
@@ -131,5 +133,35 @@ extension Schema {
 
     private static func number(_ value: Double) -> JSONNumber {
         value.rounded() == value && abs(value) < 1e15 ? JSONNumber(Int(value)) : JSONNumber(value)
+    }
+}
+
+extension DecoderSettings {
+    /// `{"dates": "iso8601", "keys": "useDefaultKeys"}`.
+    public var canonicalJSON: JSONValue {
+        ["dates": .string(dates.description), "keys": .string(keys.description)]
+    }
+
+    /// Reads ``canonicalJSON``; what is missing or unknown is a plain `JSONDecoder()`'s.
+    public init(canonical: JSONValue?) {
+        self.init(
+            dates: canonical?["dates"]?.stringValue.flatMap(DateStrategy.init(name:)) ?? .deferredToDate,
+            keys: canonical?["keys"]?.stringValue.flatMap(KeyStrategy.init(name:)) ?? .useDefaultKeys)
+    }
+}
+
+extension AppContract {
+    /// `{"dates": ..., "keys": ..., "sampleClient": {...}}`, the sample client only when there is one.
+    public var canonicalJSON: JSONValue {
+        guard case .object(var object) = decoder.canonicalJSON else { return decoder.canonicalJSON }
+        if let sampleClient { object["sampleClient"] = sampleClient.canonicalJSON }
+        return .object(object)
+    }
+
+    /// Reads ``canonicalJSON``.
+    public init(canonical: JSONValue?) {
+        self.init(
+            decoder: DecoderSettings(canonical: canonical),
+            sampleClient: canonical?["sampleClient"].map { DecoderSettings(canonical: $0) })
     }
 }

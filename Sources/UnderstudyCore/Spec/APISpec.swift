@@ -1,15 +1,20 @@
 import Foundation
 
 /// Everything Understudy knows about one API: its endpoints with their models, the error envelope,
-/// the auth scheme, the app's decoder settings and the known ambiguities of its documents.
+/// the auth scheme, the two contracts and the known ambiguities of its documents.
 ///
-/// Schemas are inferred from the endpoint models once, when the spec is created, with the API's
-/// ``DecoderSettings``; every model gets a named entry in ``definitions``.
+/// Two contracts are kept apart. The *wire contract* is what the server sends and accepts: the
+/// documents' JSON, read with ``wire``; schemas are inferred from the endpoint models once, when the spec
+/// is created, with those settings, and the mock's bodies, fixtures and the OpenAPI export follow them.
+/// The *app contract* is what the app does with it: the same models decoded with ``app``'s decoder
+/// settings, which give the `decode.*` verdict. Where a document's sample client cannot read the
+/// document's own JSON, the app contract follows the JSON and ``AppContract/sampleClient`` keeps what
+/// the document wrote, so `understudy lint` can say once that the sample, as written, would fail.
 ///
 /// ```swift
 /// let spec = APISpec(
 ///     id: "fitness", title: "apinest fitness", document: "fitness-activities-guide.md",
-///     auth: .bearerJWT, decoder: DecoderSettings(dates: .iso8601),
+///     auth: .bearerJWT, wire: DecoderSettings(dates: .iso8601),
 ///     errorEnvelope: ErrorEnvelope(APIErrorResponse.self) { status, messages in ... },
 ///     endpoints: [AnyEndpoint(Apinest.createActivity)])
 /// ```
@@ -20,7 +25,12 @@ public struct APISpec: Sendable {
     /// The file name of the source document in `shared/seeds/`.
     public let document: String
     public let auth: AuthScheme
-    public let decoder: DecoderSettings
+    /// The wire contract's encoding: decoder settings that read exactly what the server writes (dates,
+    /// keys). Schemas, fixtures, the mock's bodies and request parsing follow it.
+    public let wire: DecoderSettings
+    /// The app contract: how the app decodes the models. A team whose app differs replaces it
+    /// (``withApp(_:)``); the schemas do not change.
+    public private(set) var app: AppContract
     public let errorEnvelope: ErrorEnvelope
     public let endpoints: [AnyEndpoint]
     public let ambiguities: [Ambiguity]
@@ -29,20 +39,24 @@ public struct APISpec: Sendable {
     /// Every model reachable from the endpoints and the error envelope, by name.
     public let definitions: SchemaDefinitions
 
-    /// Creates a spec, inferring the schema of every model with `decoder`.
+    /// Creates a spec, inferring the schema of every model with the wire settings.
+    /// - Parameters:
+    ///   - wire: decoder settings that read what the server sends.
+    ///   - app: the app's decoder; `nil` when the app reads the wire as it is.
     public init(
-        id: String, title: String, document: String, auth: AuthScheme, decoder: DecoderSettings,
-        errorEnvelope: ErrorEnvelope, endpoints: [AnyEndpoint], ambiguities: [Ambiguity] = [],
+        id: String, title: String, document: String, auth: AuthScheme, wire: DecoderSettings,
+        app: AppContract? = nil, errorEnvelope: ErrorEnvelope, endpoints: [AnyEndpoint], ambiguities: [Ambiguity] = [],
         optionalKeys: OptionalKeyStyle = .sometimesAbsent
     ) {
-        var inference = SchemaInference(settings: decoder)
+        var inference = SchemaInference(settings: wire)
         self.errorEnvelope = errorEnvelope.resolved(with: &inference)
         self.endpoints = endpoints.map { $0.resolved(with: &inference) }
         self.id = id
         self.title = title
         self.document = document
         self.auth = auth
-        self.decoder = decoder
+        self.wire = wire
+        self.app = app ?? AppContract(decoder: wire)
         self.ambiguities = ambiguities
         self.optionalKeys = optionalKeys
         self.definitions = inference.definitions
@@ -50,7 +64,7 @@ public struct APISpec: Sendable {
 
     /// Creates a spec from schemas described elsewhere (an imported OpenAPI document): no inference.
     package init(
-        id: String, title: String, document: String, auth: AuthScheme, decoder: DecoderSettings,
+        id: String, title: String, document: String, auth: AuthScheme, wire: DecoderSettings, app: AppContract,
         errorEnvelope: ErrorEnvelope, endpoints: [AnyEndpoint], ambiguities: [Ambiguity],
         optionalKeys: OptionalKeyStyle, definitions: SchemaDefinitions
     ) {
@@ -58,7 +72,8 @@ public struct APISpec: Sendable {
         self.title = title
         self.document = document
         self.auth = auth
-        self.decoder = decoder
+        self.wire = wire
+        self.app = app
         self.errorEnvelope = errorEnvelope
         self.endpoints = endpoints
         self.ambiguities = ambiguities
@@ -69,6 +84,30 @@ public struct APISpec: Sendable {
     /// The endpoint named `METHOD /path`, exactly as the inventory writes it.
     public func endpoint(_ id: String) -> AnyEndpoint? {
         endpoints.first { $0.id == id }
+    }
+
+    /// The same spec judged with another app's decoder (`check --date-strategy`, a config file).
+    public func withApp(_ decoder: DecoderSettings, origin: String) -> APISpec {
+        var copy = self
+        copy.app = AppContract(decoder: decoder, sampleClient: app.sampleClient, origin: origin)
+        return copy
+    }
+}
+
+/// The app side of an API's contract: the decoder settings the app uses on the wire's JSON.
+public struct AppContract: Sendable, Hashable {
+    /// How the app decodes responses; the `decode.*` verdict follows it.
+    public var decoder: DecoderSettings
+    /// The decoder the document's sample client configures, when the app contract departs from it
+    /// because that sample cannot decode the document's own JSON.
+    public var sampleClient: DecoderSettings?
+    /// Where the settings come from: `spec` for the descriptors, else the option or file that set them.
+    public var origin: String
+
+    public init(decoder: DecoderSettings, sampleClient: DecoderSettings? = nil, origin: String = "spec") {
+        self.decoder = decoder
+        self.sampleClient = sampleClient
+        self.origin = origin
     }
 }
 
@@ -127,8 +166,15 @@ public struct ErrorEnvelope: Sendable {
 
 /// A difference between documents, or a gap in one, and how the spec settles it.
 ///
-/// `check` reports each one as a note so a team sees which part of the contract is a choice.
+/// A ``Kind/choice`` is a decision the spec had to make; `check` lists it as a note when asked
+/// (`--notes`). A ``Kind/contradiction`` is a place where the document cannot be right twice (its sample
+/// model cannot read its own JSON); `understudy lint` lists it, and `check` warns once per run.
 public struct Ambiguity: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case choice
+        case contradiction
+    }
+
     /// A stable identifier, such as `challenges-response-shape`.
     public let id: String
     /// The endpoint concerned (`METHOD /path`), if any.
@@ -137,12 +183,14 @@ public struct Ambiguity: Sendable, Hashable {
     public let summary: String
     /// What the spec does about it.
     public let resolution: String
+    public let kind: Kind
 
-    public init(id: String, endpoint: String? = nil, summary: String, resolution: String) {
+    public init(id: String, endpoint: String? = nil, summary: String, resolution: String, kind: Kind = .choice) {
         self.id = id
         self.endpoint = endpoint
         self.summary = summary
         self.resolution = resolution
+        self.kind = kind
     }
 }
 

@@ -106,7 +106,7 @@ public struct RequestInspector: Sendable {
         var findings = validator.validate(body, against: model.schema)
         // A schema error already says why; the decode would only repeat it less precisely.
         if !findings.contains(where: { $0.severity == .error }),
-            let error = model.decodeError(Data(body.serializedBytes()), settings: spec.decoder),
+            let error = model.decodeError(Data(body.serializedBytes()), settings: spec.wire),
             let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
         {
             findings.append(finding)

@@ -50,6 +50,6 @@ public struct FixtureSource: Sendable {
     /// A generator for extra values (seeded per purpose, so output is stable).
     public func generator(for spec: APISpec, purpose: String) -> FixtureGenerator {
         var random = SeededRandom(seed: seed).derived("\(spec.id) \(purpose)")
-        return FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.decoder, optionalKeys: spec.optionalKeys)
+        return FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
     }
 }

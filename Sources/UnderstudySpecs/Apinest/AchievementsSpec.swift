@@ -15,7 +15,7 @@ public enum Achievements {
         id: "achievements", title: "apinest achievements", document: "achievements-guide.md",
         auth: .bearerJWT,
         // `AchievementsAPI.performRequest` decodes with `JSONDecoder()` and `.iso8601` dates, default keys.
-        decoder: DecoderSettings(dates: .iso8601),
+        wire: DecoderSettings(dates: .iso8601),
         errorEnvelope: Apinest.errorEnvelope,
         endpoints: [
             AnyEndpoint(summary), AnyEndpoint(badges), AnyEndpoint(challenges), AnyEndpoint(leaderboard),

@@ -15,7 +15,7 @@ public enum Fitness {
         id: "fitness", title: "apinest fitness activities", document: "fitness-activities-guide.md",
         auth: .bearerJWT,
         // `APIService.request` decodes with `JSONDecoder()` and `.iso8601` dates, default keys.
-        decoder: DecoderSettings(dates: .iso8601),
+        wire: DecoderSettings(dates: .iso8601),
         errorEnvelope: Apinest.errorEnvelope,
         endpoints: [
             AnyEndpoint(createActivity), AnyEndpoint(activities), AnyEndpoint(activity),

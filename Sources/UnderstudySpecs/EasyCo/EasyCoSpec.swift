@@ -16,7 +16,7 @@ public enum EasyCo {
         auth: .supabase,
         // Models map keys with explicit CodingKeys and hold timestamps as Strings the app parses itself, so
         // the decoder needs no strategy.
-        decoder: .plain,
+        wire: .plain,
         errorEnvelope: ErrorEnvelope(PostgrestError.self) { status, messages in
             PostgrestError.body(status, messages)
         },

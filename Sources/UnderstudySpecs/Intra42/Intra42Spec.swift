@@ -15,7 +15,7 @@ public enum Intra42 {
         auth: .oauth2(tokenPath: "/oauth/token"),
         // The raw decodables spell keys out (the "active?" keys rule out .convertFromSnakeCase) and keep
         // timestamps as Strings mapped afterwards, so the decoder needs no strategy.
-        decoder: .plain,
+        wire: .plain,
         errorEnvelope: ErrorEnvelope(APIError.self) { status, messages in APIError.body(status, messages) },
         endpoints: [
             AnyEndpoint(token), AnyEndpoint(me), AnyEndpoint(user), AnyEndpoint(userCoalitions),

@@ -4,20 +4,6 @@ extension VideGreniers {
     /// Every contradiction or gap found in `videgreniers-api-reference.md`, and how the spec settles it.
     static let ambiguities: [Ambiguity] = [
         Ambiguity(
-            id: "dates-iso-strings-vs-plain-decoder",
-            summary: """
-                The document's APIClient decodes with a plain JSONDecoder() (dates .deferredToDate: a number of \
-                seconds since 2001-01-01), but every JSON example sends dates as ISO 8601 strings \
-                ("2023-09-06T13:00:00Z"): no example with a date decodes with the app's decoder.
-                """,
-            resolution: """
-                The spec follows the app's decoder (DecoderSettings.plain): every Date is a number, and generated \
-                bodies (errors included) send numbers. The examples are kept verbatim and their findings are \
-                pinned in tests. A server sending ISO strings needs the app to set .iso8601 (which on Apple \
-                platforms also rejects the fractional seconds .NET writes for non-whole instants).
-                """
-        ),
-        Ambiguity(
             id: "uuid-placeholders-in-examples",
             summary: """
                 The models declare ids as UUID, but the examples write the placeholder "uuid" (and \
@@ -33,14 +19,16 @@ extension VideGreniers {
             endpoint: "GET /api/user-activities/statistics",
             summary: """
                 UserActivityStatisticsDto.activityCounts is [UserActivityType: Int] with an Int-backed enum \
-                that does not adopt CodingKeyRepresentable: JSONDecoder reads it from a flat array \
-                [key, value, key, value, ...], while the example sends the object {"0": 45, "1": 12, "7": 8}.
+                that does not adopt CodingKeyRepresentable: the document's model, as written, reads it from a \
+                flat array [key, value, key, value, ...] and cannot decode the object {"0": 45, "1": 12, "7": 8} \
+                the document's JSON sends.
                 """,
             resolution: """
-                The model is kept as declared and its schema is the key/value pair array JSONDecoder expects; \
-                the example is non-conforming (pinned). Adopting CodingKeyRepresentable on UserActivityType \
-                would make the documented object decode.
-                """
+                The wire contract is the documented object, keyed by the type's number; the app contract adopts \
+                CodingKeyRepresentable on UserActivityType so it decodes. Keys switched to enum names \
+                ("EventViewed") are a wire violation and a decode failure.
+                """,
+            kind: .contradiction
         ),
         Ambiguity(
             id: "timestamp-missing-in-examples",
@@ -129,12 +117,13 @@ extension VideGreniers {
         Ambiguity(
             id: "event-command-dates",
             summary: """
-                The commands' startDate and endDate are dates; the app, using plain JSONEncoder()/JSONDecoder(), \
-                sends numbers (seconds since 2001), while an ASP.NET server binds DateTime from ISO 8601 strings.
+                The commands' startDate and endDate are dates; the document's app encodes with a plain \
+                JSONEncoder() (numbers of seconds since 2001), while an ASP.NET server binds DateTime from ISO \
+                8601 strings.
                 """,
             resolution: """
-                The commands use Date with the app's plain coding (numbers), consistently with the responses; a \
-                real server would likely reject them until the app encodes dates as .iso8601.
+                The commands' dates are ISO 8601 strings, as the server reads them (the wire contract); an app \
+                must encode them with .iso8601.
                 """
         ),
         Ambiguity(

@@ -2,7 +2,8 @@ import Foundation
 import UnderstudyCore
 
 /// The VideGreniers flea-market API (`videgreniers-api-reference.md`): its 30 endpoints, their models,
-/// the `{data, success, errors, timestamp}` envelope, and the app's plain `JSONDecoder()`.
+/// the `{data, success, errors, timestamp}` envelope, ISO 8601 dates on the wire and an app that reads them
+/// with `.iso8601` (the document's sample `JSONDecoder()` cannot).
 ///
 /// ```swift
 /// let endpoint = VideGreniers.spec.endpoint("GET /api/events")!
@@ -15,8 +16,11 @@ public enum VideGreniers {
         title: "VideGreniers",
         document: "videgreniers-api-reference.md",
         auth: .bearerJWT,
-        // The document's APIClient decodes with `JSONDecoder()` and sets no strategy.
-        decoder: .plain,
+        // Every JSON example writes dates as ISO 8601 strings with whole seconds and `Z`, as ASP.NET does.
+        wire: DecoderSettings(dates: .iso8601),
+        // The document's APIClient decodes with `JSONDecoder()` and sets no strategy: numbers for dates, which
+        // cannot read the document's own JSON. The app contract follows the JSON; lint says so once.
+        app: AppContract(decoder: DecoderSettings(dates: .iso8601), sampleClient: .plain),
         errorEnvelope: ErrorEnvelope(ApiResponse<EmptyData>.self) { status, messages in
             errorBody(status, messages)
         },
@@ -35,9 +39,9 @@ public enum VideGreniers {
         ambiguities: ambiguities
     )
 
-    /// The `timestamp` of generated error bodies: ``FixtureGenerator/referenceInstant`` as the app's
-    /// decoder reads dates (seconds since 2001), so generated bodies are deterministic and decodable.
-    static let errorTimestamp = Int(FixtureGenerator.referenceInstant.timeIntervalSinceReferenceDate)
+    /// The `timestamp` of generated error bodies: ``FixtureGenerator/referenceInstant`` as the wire writes
+    /// dates, so generated bodies are deterministic and decodable.
+    static let errorTimestamp = FixtureGenerator.referenceInstant.formatted(Date.ISO8601FormatStyle())
 
     /// The API's error body, `{"data": null, "success": false, "errors": [...], "timestamp": ...}`.
     static func errorBody(_ status: HTTPStatus, _ messages: [String]) -> JSONValue {
@@ -46,7 +50,7 @@ public enum VideGreniers {
             "data": nil,
             "success": false,
             "errors": .array(errors.map(JSONValue.string)),
-            "timestamp": .integer(errorTimestamp),
+            "timestamp": .string(errorTimestamp),
         ]
     }
 

@@ -27,7 +27,7 @@ struct Failure: Codable, Sendable {
 }
 
 let notesSpec = APISpec(
-    id: "notes", title: "Notes", document: "none", auth: .bearerJWT, decoder: .plain,
+    id: "notes", title: "Notes", document: "none", auth: .bearerJWT, wire: .plain,
     errorEnvelope: ErrorEnvelope(Failure.self) { status, messages in
         ["message": .string(messages.joined(separator: "; ")), "status": .integer(status.rawValue)]
     },

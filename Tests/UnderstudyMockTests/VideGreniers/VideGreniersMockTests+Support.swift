@@ -19,6 +19,16 @@ final class VideGreniersTestClock: Sendable {
 
 /// An in-process VideGreniers mock with handy requests.
 struct VideGreniersHarness {
+    /// An instant (seconds since 2001) as the API writes it: `2025-11-15T17:46:40Z`.
+    static func date(_ seconds: Double) -> JSONValue {
+        .string(Date(timeIntervalSinceReferenceDate: seconds).formatted(Date.ISO8601FormatStyle()))
+    }
+
+    /// The instant of a date the API wrote, in seconds since 2001.
+    static func seconds(_ value: JSONValue?) -> Double? {
+        value?.stringValue.flatMap { try? Date.ISO8601FormatStyle().parse($0) }?.timeIntervalSinceReferenceDate
+    }
+
     let engine: MockEngine
     let clock: VideGreniersTestClock
     let spec = VideGreniers.spec
@@ -63,8 +73,8 @@ struct VideGreniersHarness {
             "title": .string(title),
             "description": "Une cinquantaine d'exposants, buvette et petite restauration.",
             "eventType": 0,
-            "startDate": .double(start),
-            "endDate": .double(start + 36_000),
+            "startDate": Self.date(start),
+            "endDate": Self.date(start + 36_000),
             "street": "12 rue des Lilas",
             "city": "Lyon",
             "postalCode": "69003",

@@ -40,7 +40,7 @@ struct VideGreniersMockTests {
             let start = Date().timeIntervalSinceReferenceDate + 3 * 86_400
             var command: [String: JSONValue] = [
                 "title": "Brocante des Pentes", "description": "Brocante annuelle des Pentes de la Croix-Rousse.",
-                "eventType": 1, "startDate": .double(start), "endDate": .double(start + 36_000),
+                "eventType": 1, "startDate": VideGreniersHarness.date(start), "endDate": VideGreniersHarness.date(start + 36_000),
                 "street": "Place Sathonay", "city": "Lyon", "postalCode": "69001", "country": "France",
                 "entryFeeAmount": .number(JSONNumber(uncheckedLiteral: "2.50")), "entryFeeCurrency": "EUR",
                 "allowsEarlyBird": true, "earlyBirdTime": "07:00:00",
@@ -424,7 +424,7 @@ struct VideGreniersMockTests {
         let before = await eventsCreated()
         let start = mock.clock.seconds + 86_400
         let cases: [(changes: [String: JSONValue], fields: [String])] = [
-            (["endDate": .double(start - 3600), "startDate": .double(start)], ["endDate"]),
+            (["endDate": VideGreniersHarness.date(start - 3600), "startDate": VideGreniersHarness.date(start)], ["endDate"]),
             (["entryFeeCurrency": nil], ["entryFeeCurrency"]),
             (["allowsEarlyBird": true], ["earlyBirdTime", "earlyBirdFeeAmount", "earlyBirdFeeCurrency"]),
             (["title": "ab"], ["title"]),
@@ -439,7 +439,8 @@ struct VideGreniersMockTests {
                 ], ["earlyBirdTime"]
             ),
             (["eventType": 42], ["eventType"]),
-            (["startDate": "2025-11-20T08:00:00Z"], ["startDate"]),
+            // The document's sample client encodes dates as numbers; the server binds ISO 8601 strings only.
+            (["startDate": .double(start)], ["startDate"]),
             (["city": nil], ["city"]),
             (["contactEmail": "not-an-email"], ["contactEmail"]),
             (["categoryId": "6f1c2b8e-4a0d-4c77-9b55-8e2d1f0a3c11"], ["categoryId"]),
@@ -542,7 +543,7 @@ struct VideGreniersMockTests {
         let rows = try #require(all.json?["data"]?.arrayValue)
         #expect(all.json?["pagination"]?["totalCount"] == .integer(rows.count))
         #expect(rows.allSatisfy { $0["status"] != 0 && $0["isFavorite"] == .null && $0["distanceKm"] == .null })
-        let starts = rows.compactMap { $0["startDate"]?.numberValue?.doubleValue }
+        let starts = rows.compactMap { VideGreniersHarness.seconds($0["startDate"]) }
         #expect(starts == starts.sorted())
         // The demo user also sees their two drafts, and whether each event is a favorite.
         let mine = await mock.send("GET", "/api/events?pageSize=100", token: demo)
@@ -671,7 +672,7 @@ struct VideGreniersMockTests {
         #expect(after.json?["pagination"]?["totalCount"] == 1)
         let read = await mock.send("GET", "/api/notifications?pageSize=100", token: demo).json?["data"]?.arrayValue?
             .first { $0["id"] == .string(id) }
-        #expect(read?["isUnread"] == false && read?["status"] == 2 && read?["readOnUtc"] == .integer(785_000_000))
+        #expect(read?["isUnread"] == false && read?["status"] == 2 && read?["readOnUtc"] == VideGreniersHarness.date(785_000_000))
         let stats = await mock.send("GET", "/api/user/stats", token: demo)
         #expect(stats.json?["data"]?["unreadNotifications"] == 1)
     }
@@ -680,12 +681,13 @@ struct VideGreniersMockTests {
         let mock = try await VideGreniersHarness.make()
         let demo = try await mock.session()
         let stats = await mock.send("GET", "/api/user/stats", token: demo.access)
-        #expect(
-            stats.json?["data"] == [
-                "totalFavorites": 3, "totalEventsCreated": 3, "totalNotifications": 6, "unreadNotifications": 2,
-                "accountCreatedDate": .integer(785_000_000 - 785_000_000 % 86_400 - 234 * 86_400 + 37_800),
-                "lastLoginDate": .integer(785_000_000 - 785_000_000 % 86_400 - 86_400 + 29_700), "daysActive": 234,
-            ])
+        let day = Double(785_000_000 - 785_000_000 % 86_400)
+        let expectedStats: JSONValue = [
+            "totalFavorites": 3, "totalEventsCreated": 3, "totalNotifications": 6, "unreadNotifications": 2,
+            "accountCreatedDate": VideGreniersHarness.date(day - 234 * 86_400 + 37_800),
+            "lastLoginDate": VideGreniersHarness.date(day - 86_400 + 29_700), "daysActive": 234,
+        ]
+        #expect(stats.json?["data"] == expectedStats)
 
         let updated = await mock.send(
             "PUT", "/api/user/profile", json: try JSONValue(parsing: VideGreniersMockTests.profileUpdate),
@@ -713,9 +715,10 @@ struct VideGreniersMockTests {
                 == true)
 
         let statistics = await mock.send("GET", "/api/user-activities/statistics", token: demo.access)
-        let counts = try #require(statistics.json?["data"]?["activityCounts"]?.arrayValue)
-        #expect(counts.count % 2 == 0)
-        let decoded = try JSONDecoder().decode(
+        // The documented object, keyed by the activity type's number.
+        let counts = try #require(statistics.json?["data"]?["activityCounts"]?.objectValue)
+        #expect(counts.keys.allSatisfy { Int($0).flatMap(VideGreniers.UserActivityType.init(rawValue:)) != nil })
+        let decoded = try VideGreniers.spec.app.decoder.makeDecoder().decode(
             VideGreniers.ApiResponse<VideGreniers.UserActivityStatisticsDto>.self, from: Data(statistics.response.body))
         let data = try #require(decoded.data)
         #expect(data.activityCounts.values.reduce(0, +) == data.totalActivities)
@@ -870,8 +873,8 @@ struct VideGreniersMockTests {
         #expect(rows.count >= 16)
         #expect(rows.count { $0["status"] == 0 } == 2)
         for row in rows {
-            let start = row["startDate"]?.numberValue?.doubleValue ?? 0
-            let end = row["endDate"]?.numberValue?.doubleValue ?? 0
+            let start = VideGreniersHarness.seconds(row["startDate"]) ?? 0
+            let end = VideGreniersHarness.seconds(row["endDate"]) ?? 0
             #expect(end > start)
             #expect((row["status"] == 0) == (row["publishedOnUtc"] == .null))
             #expect((row["entryFeeAmount"] == .null) == (row["entryFeeCurrency"] == .null))

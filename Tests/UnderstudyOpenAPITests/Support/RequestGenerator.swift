@@ -61,7 +61,7 @@ struct RequestGenerator {
 
     private mutating func request(_ endpoint: AnyEndpoint, broken: Bool, credentials: Credentials) -> GeneratedRequest {
         var values = FixtureGenerator(
-            seed: random.next(), definitions: spec.definitions, settings: spec.decoder, optionalKeys: .sometimesAbsent)
+            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: .sometimesAbsent)
         var path: [String: String] = [:]
         var query: [(String, String)] = []
         var headers: [String: String] = [:]

@@ -33,7 +33,8 @@ struct AchievementsSpecTests {
                 "POST /achievements/notifications/{id}/read", "POST /achievements/notifications/read-all",
             ])
         #expect(spec.id == "achievements")
-        #expect(spec.decoder == DecoderSettings(dates: .iso8601))
+        #expect(spec.wire == DecoderSettings(dates: .iso8601))
+        #expect(spec.app == AppContract(decoder: DecoderSettings(dates: .iso8601)))
         #expect(spec.endpoints.allSatisfy { $0.auth == .required && $0.errors.contains(.unauthorized) })
         #expect(spec.endpoints.allSatisfy { $0.request == nil && $0.success == .ok })
         // The guide has no JSON example at all.
@@ -87,7 +88,7 @@ struct AchievementsSpecTests {
     }
 
     @Test func metadataDecodesAnyJSONButNull() throws {
-        let decoder = spec.decoder.makeDecoder()
+        let decoder = spec.app.decoder.makeDecoder()
         func metadata(_ text: String) throws -> [String: JSONValue]? {
             let page = Self.notificationsPage(metadata: text)
             let response = try decoder.decode(Apinest.NotificationsResponse.self, from: Data(page.utf8))
@@ -182,9 +183,9 @@ struct AchievementsSpecTests {
 
     @Test func emptyBodiesFailTheAppsDecoding() throws {
         let model = try #require(spec.endpoint("POST /achievements/notifications/read-all")?.response)
-        #expect(model.decodeError(Data("{}".utf8), settings: spec.decoder) == nil)
-        #expect(model.decodeError(Data(#"{"success": true}"#.utf8), settings: spec.decoder) == nil)
-        #expect(model.decodeError(Data(), settings: spec.decoder) != nil)
+        #expect(model.decodeError(Data("{}".utf8), settings: spec.app.decoder) == nil)
+        #expect(model.decodeError(Data(#"{"success": true}"#.utf8), settings: spec.app.decoder) == nil)
+        #expect(model.decodeError(Data(), settings: spec.app.decoder) != nil)
     }
 
     @Test func ambiguitiesAreRecorded() {

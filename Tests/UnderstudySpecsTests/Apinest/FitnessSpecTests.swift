@@ -12,7 +12,7 @@ struct FitnessSpecTests {
         let body = try JSONValue(parsing: text)
         let schema = Validator(definitions: spec.definitions).validate(body, against: model.schema)
             .filter { $0.severity == .error }.map(\.summary)
-        let decode = model.decodeError(Data(text.utf8), settings: spec.decoder)
+        let decode = model.decodeError(Data(text.utf8), settings: spec.app.decoder)
             .flatMap { DecodeVerdict.diagnostic(for: $0, body: body, model: model.name) }?.summary
         return (schema, decode)
     }
@@ -25,7 +25,8 @@ struct FitnessSpecTests {
             ])
         #expect(spec.id == "fitness")
         #expect(spec.title == "apinest fitness activities")
-        #expect(spec.decoder == DecoderSettings(dates: .iso8601))
+        #expect(spec.wire == DecoderSettings(dates: .iso8601))
+        #expect(spec.app == AppContract(decoder: DecoderSettings(dates: .iso8601)))
     }
 
     @Test func descriptorsFollowTheGuide() throws {
@@ -103,7 +104,7 @@ struct FitnessSpecTests {
     }
 
     @Test func activitiesResponseDescribesTheSameBareArray() throws {
-        var inference = SchemaInference(settings: spec.decoder)
+        var inference = SchemaInference(settings: spec.wire)
         #expect(try inference.schema(for: Apinest.ActivitiesResponse.self) == .ref("Apinest.ActivitiesResponse"))
         #expect(inference.definitions["Apinest.ActivitiesResponse"] == .array(.ref("Apinest.Activity")))
         let list = try #require(spec.endpoint("GET /activities")?.examples.responses[200])
@@ -111,7 +112,7 @@ struct FitnessSpecTests {
         let completed = list.replacingOccurrences(
             of: #""isCompleted": false,"#,
             with: #""isCompleted": false, "createdAt": "2025-11-14T10:30:00.000Z", "updatedAt": "x","#)
-        let decoded = try spec.decoder.makeDecoder().decode(Apinest.ActivitiesResponse.self, from: Data(completed.utf8))
+        let decoded = try spec.app.decoder.makeDecoder().decode(Apinest.ActivitiesResponse.self, from: Data(completed.utf8))
         #expect(decoded.activities.map(\.title) == ["Weekend Football Match"])
     }
 
@@ -167,12 +168,12 @@ struct FitnessSpecTests {
         #expect(spec.errorEnvelope.model.name == "Apinest.APIErrorResponse")
         let validator = Validator(definitions: spec.definitions)
         #expect(validator.validate(body, against: spec.errorEnvelope.model.schema).isEmpty)
-        #expect(spec.errorEnvelope.model.decodeError(Data(body.serialized().utf8), settings: spec.decoder) == nil)
+        #expect(spec.errorEnvelope.model.decodeError(Data(body.serialized().utf8), settings: spec.app.decoder) == nil)
 
         // NestJS's own validation answer carries an array of messages: the app cannot decode it.
         let nest =
             #"{"message": ["title must be longer than 3 characters"], "error": "Bad Request", "statusCode": 400}"#
-        #expect(spec.errorEnvelope.model.decodeError(Data(nest.utf8), settings: spec.decoder) != nil)
+        #expect(spec.errorEnvelope.model.decodeError(Data(nest.utf8), settings: spec.app.decoder) != nil)
     }
 
     @Test func ambiguitiesAreRecorded() {

@@ -57,7 +57,8 @@ struct EasyCoSpecTests {
         #expect(spec.id == "easyco")
         #expect(spec.endpoints.map(\.id) == Self.inventory)
         #expect(spec.auth == .supabase)
-        #expect(spec.decoder == .plain)
+        #expect(spec.wire == .plain)
+        #expect(spec.app == AppContract(decoder: .plain))
         #expect(spec.endpoints.allSatisfy { $0.auth == .required })
         #expect(spec.canonicalJSON["endpoints"]?.arrayValue?.count == 9)
     }
@@ -154,7 +155,7 @@ struct EasyCoSpecTests {
         let properties = try #require(try endpoint("GET /rest/v1/properties").response)
         #expect(findings("[\(Self.propertyRow)]", properties) == [])
         let bytes = Data("[\(Self.propertyRow)]".utf8)
-        let rows = try spec.decoder.makeDecoder().decode([EasyCo.Property].self, from: bytes)
+        let rows = try spec.app.decoder.makeDecoder().decode([EasyCo.Property].self, from: bytes)
         #expect(rows.first?.monthlyRent == Decimal(950) && rows.first?.amenities == ["wifi", "lave-linge"])
         #expect(rows.first?.createdAt == "2025-11-02T09:14:03.512731+00:00")
 

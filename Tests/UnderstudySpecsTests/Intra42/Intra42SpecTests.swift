@@ -64,7 +64,8 @@ struct Intra42SpecTests {
         #expect(spec.id == "intra42")
         #expect(spec.endpoints.map(\.id) == Self.inventory)
         #expect(spec.auth == .oauth2(tokenPath: "/oauth/token"))
-        #expect(spec.decoder == .plain)
+        #expect(spec.wire == .plain)
+        #expect(spec.app == AppContract(decoder: .plain))
         #expect(spec.endpoints.map(\.auth) == [.none] + Array(repeating: .required, count: 14))
         #expect(spec.endpoints.allSatisfy { $0.examples.responses.isEmpty })
     }
@@ -116,7 +117,7 @@ struct Intra42SpecTests {
         // Members the app ignores are notes.
         let notes = findings(Self.user, model).filter { $0.severity == .note }.map(\.pointer.description)
         #expect(notes.contains("/first_name") && notes.contains("/cursus_users/0/cursus/slug"))
-        let user = try spec.decoder.makeDecoder().decode(Intra42.User.self, from: Data(Self.user.utf8))
+        let user = try spec.app.decoder.makeDecoder().decode(Intra42.User.self, from: Data(Self.user.utf8))
         #expect(user.isActive && user.location == nil && user.cursusUsers.map(\.level) == [8.34, 4.87])
         #expect(user.titlesUsers.first?.titleId == 12 && user.campus.first?.language.identifier == "fr")
 

@@ -10,7 +10,7 @@ struct DecodingSnapshotTests {
     /// The decoded value, or the app's decode error, as stable text.
     static func outcome(_ json: String, model: ModelReference, spec: APISpec, settings: DecoderSettings? = nil) -> String {
         do {
-            return DecodedValueRenderer.render(try model.decode(Data(json.utf8), settings: settings ?? spec.decoder))
+            return DecodedValueRenderer.render(try model.decode(Data(json.utf8), settings: settings ?? spec.app.decoder))
         } catch {
             let body = try? JSONParser().parse(Array(json.utf8))
             guard let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name) else {
@@ -25,7 +25,7 @@ struct DecodingSnapshotTests {
         let spec = Specs.named(api)![0]
         for endpoint in spec.endpoints {
             let fixture = spec.fixture(for: endpoint, seed: 1)
-            var text = "# \(endpoint.id) (seed 1, decoder dates: \(spec.decoder.dates), keys: \(spec.decoder.keys))\n"
+            var text = "# \(endpoint.id) (seed 1, decoder dates: \(spec.app.decoder.dates), keys: \(spec.app.decoder.keys))\n"
             for status in fixture.responses.keys.sorted() {
                 let body = fixture.responses[status]!
                 let model = status == endpoint.success.rawValue ? endpoint.response : spec.errorEnvelope.model
@@ -57,11 +57,14 @@ struct DecodingSnapshotTests {
             ("challenges as a bare array (the fitness guide's shape)", "GET /achievements/challenges", "[]"),
         ],
         "videgreniers": [
-            ("documented ISO date under a plain JSONDecoder", "GET /api/user/stats", stats(date: #""2023-01-15T10:30:00Z""#)),
-            ("date as seconds since 2001", "GET /api/user/stats", stats(date: "716466600")),
+            ("documented ISO date under .iso8601", "GET /api/user/stats", stats(date: #""2023-01-15T10:30:00Z""#)),
+            ("date with .NET's 7 fraction digits", "GET /api/user/stats", stats(date: #""2023-01-15T10:30:00.1234567Z""#)),
+            ("date without a time zone", "GET /api/user/stats", stats(date: #""2023-01-15T10:30:00""#)),
+            ("date as seconds since 2001 (the sample client's JSONDecoder())", "GET /api/user/stats", stats(date: "716466600")),
             ("activityCounts as the documented object", "GET /api/user-activities/statistics", statistics(counts: #"{"0": 45, "1": 12}"#)),
+            ("activityCounts keyed by enum names", "GET /api/user-activities/statistics", statistics(counts: #"{"EventViewed": 45}"#)),
             ("activityCounts as key/value pairs", "GET /api/user-activities/statistics", statistics(counts: "[0, 45, 1, 12, 7, 8]")),
-            ("activityCounts with an unknown activity type", "GET /api/user-activities/statistics", statistics(counts: "[42, 1]")),
+            ("activityCounts with an unknown activity type", "GET /api/user-activities/statistics", statistics(counts: #"{"42": 1}"#)),
             ("Decimal fee precision", "GET /api/events/{id}", event(fee: "19.99")),
             ("Decimal fee with trailing zeros", "GET /api/events/{id}", event(fee: "2.00")),
             ("Decimal fee as a string", "GET /api/events/{id}", event(fee: #""2.00""#)),
@@ -83,7 +86,7 @@ struct DecodingSnapshotTests {
     @Test(arguments: Specs.all.map(\.id))
     func trickyPayloadsDecodeAsPinned(api: String) {
         let spec = Specs.named(api)![0]
-        var text = "# Tricky payloads for \(api) (decoder dates: \(spec.decoder.dates), keys: \(spec.decoder.keys))\n"
+        var text = "# Tricky payloads for \(api) (decoder dates: \(spec.app.decoder.dates), keys: \(spec.app.decoder.keys))\n"
         for (name, endpointID, json) in Self.tricky[api] ?? [] {
             guard let model = spec.endpoint(endpointID)?.response else {
                 Issue.record("\(api) has no response model for \(endpointID)")
@@ -127,15 +130,15 @@ struct DecodingSnapshotTests {
     }
 
     static func stats(date: String) -> String {
-        #"{"data": {"totalFavorites": 12, "totalEventsCreated": 3, "totalNotifications": 25, "unreadNotifications": 4, "accountCreatedDate": \#(date), "lastLoginDate": null, "daysActive": 234}, "success": true, "timestamp": 716466600}"#
+        #"{"data": {"totalFavorites": 12, "totalEventsCreated": 3, "totalNotifications": 25, "unreadNotifications": 4, "accountCreatedDate": \#(date), "lastLoginDate": null, "daysActive": 234}, "success": true, "timestamp": "2023-09-15T08:00:00Z"}"#
     }
 
     static func statistics(counts: String) -> String {
-        #"{"data": {"totalActivities": 65, "activityCounts": \#(counts), "eventsViewed": 45, "eventsFavorited": 12, "eventsCreated": 2, "searchesPerformed": 8, "topSearchTerms": ["brocante"], "lastActivityDate": null, "periodStart": 713874600, "periodEnd": 716466600}, "success": true, "timestamp": 716466600}"#
+        #"{"data": {"totalActivities": 65, "activityCounts": \#(counts), "eventsViewed": 45, "eventsFavorited": 12, "eventsCreated": 2, "searchesPerformed": 8, "topSearchTerms": ["brocante"], "lastActivityDate": null, "periodStart": "2023-08-16T08:00:00Z", "periodEnd": "2023-09-15T08:00:00Z"}, "success": true, "timestamp": "2023-09-15T08:00:00Z"}"#
     }
 
     static func event(fee: String = "2.00", status: String = "1") -> String {
-        #"{"data": {"id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "title": "Grande Brocante", "description": "Vide-grenier annuel", "location": {"street": "Place de la Mairie", "city": "Bourg-en-Bresse", "postalCode": "01000", "country": "France", "state": null, "latitude": 46.2057, "longitude": 5.2281}, "startDate": 716544000, "endDate": 716580000, "status": \#(status), "eventType": 1, "contactEmail": null, "contactPhone": null, "specialInstructions": null, "entryFeeAmount": \#(fee), "entryFeeCurrency": "EUR", "allowsEarlyBird": false, "earlyBirdTime": null, "earlyBirdFeeAmount": null, "earlyBirdFeeCurrency": null, "publishedOnUtc": null, "createdOnUtc": 716466600, "modifiedOnUtc": null, "organizerName": null, "categoryName": null, "categoryIcon": null, "categoryColor": null, "distanceKm": null, "isFavorite": null, "favoriteCount": 47}, "success": true, "timestamp": 716466600}"#
+        #"{"data": {"id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "title": "Grande Brocante", "description": "Vide-grenier annuel", "location": {"street": "Place de la Mairie", "city": "Bourg-en-Bresse", "postalCode": "01000", "country": "France", "state": null, "latitude": 46.2057, "longitude": 5.2281}, "startDate": "2023-09-16T08:00:00Z", "endDate": "2023-09-16T18:00:00Z", "status": \#(status), "eventType": 1, "contactEmail": null, "contactPhone": null, "specialInstructions": null, "entryFeeAmount": \#(fee), "entryFeeCurrency": "EUR", "allowsEarlyBird": false, "earlyBirdTime": null, "earlyBirdFeeAmount": null, "earlyBirdFeeCurrency": null, "publishedOnUtc": null, "createdOnUtc": "2023-09-15T08:00:00Z", "modifiedOnUtc": null, "organizerName": null, "categoryName": null, "categoryIcon": null, "categoryColor": null, "distanceKm": null, "isFavorite": null, "favoriteCount": 47}, "success": true, "timestamp": "2023-09-15T08:00:00Z"}"#
     }
 
     static func property(rent: String) -> String {

@@ -183,8 +183,8 @@ extension VideGreniersMock {
         return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
     }
 
-    /// Counts over `startDate`...`endDate` (default: the last 30 days). `activityCounts` is written as the
-    /// flat `[type, count, type, count, ...]` array that `JSONDecoder` expects for `[UserActivityType: Int]`.
+    /// Counts over `startDate`...`endDate` (default: the last 30 days). `activityCounts` is the object the
+    /// document shows, keyed by the activity type's number (`{"0": 45, "7": 8}`).
     func activityStatistics(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
         let end = try Self.queryDate(request, "endDate") ?? now
@@ -201,7 +201,7 @@ extension VideGreniersMock {
             let topTerms = terms.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
             return [
                 "totalActivities": .integer(activities.count),
-                "activityCounts": .array(counts.keys.sorted().flatMap { [.integer($0), .integer(counts[$0]!)] }),
+                "activityCounts": .object(Dictionary(uniqueKeysWithValues: counts.map { (String($0), .integer($1)) })),
                 "eventsViewed": .integer(counts[VideGreniers.UserActivityType.eventViewed.rawValue] ?? 0),
                 "eventsFavorited": .integer(counts[VideGreniers.UserActivityType.eventFavorited.rawValue] ?? 0),
                 "eventsCreated": .integer(counts[VideGreniers.UserActivityType.eventCreated.rawValue] ?? 0),

@@ -4,15 +4,18 @@ import UnderstudySpecs
 
 /// The DTOs of the VideGreniers document as JSON, written the way an ASP.NET server with
 /// System.Text.Json writes them: camelCase keys, every key present (`null` when empty), lower-case GUIDs,
-/// and instants as numbers of seconds since 2001, which is what the app's plain `JSONDecoder()` reads.
+/// and instants as the document's examples show them, ISO 8601 in UTC with whole seconds.
 enum VideGreniersJSON {
     static func id(_ id: UUID) -> JSONValue { .string(id.uuidString.lowercased()) }
 
     static func id(_ id: UUID?) -> JSONValue { id.map(Self.id) ?? .null }
 
+    /// `2023-09-15T08:00:00Z` for an instant in seconds since 2001.
     static func date(_ seconds: Double) -> JSONValue {
-        seconds.rounded() == seconds && abs(seconds) < 1e15 ? .integer(Int(seconds)) : .double(seconds)
+        .string(Date(timeIntervalSinceReferenceDate: seconds.rounded(.down)).formatted(wireDate))
     }
+
+    private static let wireDate = Date.ISO8601FormatStyle()
 
     static func date(_ seconds: Double?) -> JSONValue { seconds.map(Self.date) ?? .null }
 

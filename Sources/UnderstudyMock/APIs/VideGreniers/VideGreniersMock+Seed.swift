@@ -221,11 +221,11 @@ extension VideGreniersMock {
             == spec.fixture(for: endpoint, seed: fixtures.seed).responses
     }
 
-    /// One fixture row decoded with the app's decoder.
+    /// One fixture row decoded as the server's JSON (the wire contract).
     /// - Throws: ``FixtureError`` naming the endpoint and the row.
     static func decodeRow<T: Decodable>(_ type: T.Type, _ row: JSONValue, endpoint: String, index: Int) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(row.serializedBytes()))
+            return try VideGreniers.spec.wire.makeDecoder().decode(T.self, from: Data(row.serializedBytes()))
         } catch {
             throw FixtureError(
                 description: "the \(endpoint) fixture's data[\(index)] does not decode as \(T.self): \(error)")

@@ -5,8 +5,8 @@ import UnderstudySpecs
 extension VideGreniersMock {
     /// Everything the VideGreniers mock remembers, persisted as one JSON file.
     ///
-    /// Instants are seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`), the unit the app's plain
-    /// `JSONDecoder()` reads, so they are written out unchanged. Amounts keep their JSON literal (`"2.00"`),
+    /// Instants are seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`); answers write them as
+    /// ISO 8601 strings (``VideGreniersJSON/date(_:)``). Amounts keep their JSON literal (`"2.00"`),
     /// as a .NET `decimal` keeps its scale.
     struct State: Codable, Sendable {
         var users: [User]

@@ -181,11 +181,11 @@ public struct VideGreniersMock: MockBehaviour {
         request.principal.flatMap { UUID(uuidString: $0.subject) }
     }
 
-    /// The validated body decoded into the spec's model.
+    /// The validated body decoded into the spec's model, as the server reads it (the wire contract).
     static func decode<T: Decodable>(_ type: T.Type, _ request: MockRequest) throws -> T {
         guard let json = request.json else { throw MockError(.badRequest, "body: a JSON body is required") }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(json.serializedBytes()))
+            return try VideGreniers.spec.wire.makeDecoder().decode(T.self, from: Data(json.serializedBytes()))
         } catch {
             throw MockError(.badRequest, "body: \(error)")
         }

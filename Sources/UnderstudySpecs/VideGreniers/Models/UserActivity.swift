@@ -15,9 +15,10 @@ extension VideGreniers {
 
     /// Activity counts over a period, as the document declares them.
     ///
-    /// `activityCounts` is keyed by an `Int`-backed enum that does not adopt `CodingKeyRepresentable`:
-    /// `JSONDecoder` reads such a dictionary from a flat array `[key, value, key, value, ...]`, not from
-    /// the object `{"0": 45}` the document shows (the `activity-counts-wire-shape` ambiguity).
+    /// `activityCounts` is the object `{"0": 45, "7": 8}` the document shows. The document's enum does not
+    /// adopt `CodingKeyRepresentable`, so its model, as written, reads the dictionary from a flat array
+    /// `[key, value, ...]` and fails on that object; the app contract adopts it (``UserActivityType``) and
+    /// lint says so once (the `activity-counts-wire-shape` contradiction).
     public struct UserActivityStatisticsDto: Codable, Sendable, Hashable {
         public let totalActivities: Int
         public let activityCounts: [UserActivityType: Int]
@@ -41,8 +42,9 @@ extension VideGreniers {
         }
     }
 
-    /// The kinds of tracked user action, as the document declares them.
-    public enum UserActivityType: Int, Codable, CaseIterable, Sendable {
+    /// The kinds of tracked user action, as the document declares them, plus `CodingKeyRepresentable` so a
+    /// `[UserActivityType: Int]` decodes from the object the document's JSON sends.
+    public enum UserActivityType: Int, Codable, CaseIterable, Sendable, CodingKeyRepresentable {
         case eventViewed = 0  // Événement consulté
         case eventFavorited = 1  // Événement mis en favoris
         case eventUnfavorited = 2  // Événement retiré des favoris

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudySpecs
+
+@testable import UnderstudyCheck
+
+/// Verdicts a team can gate CI on: the wire contract and the app contract apart, one finding per root
+/// cause, secrets nowhere.
+struct VerdictTests {
+    /// The event of `GET /api/events` exactly as the VideGreniers document shows it (ISO 8601 dates with
+    /// `Z`), with its "uuid" placeholders made real UUIDs and the envelope's `timestamp` the other examples
+    /// carry: what an ASP.NET server sends, here as `GET /api/events/nearby`'s list (no page walk). `count`
+    /// events, the document's own repeated.
+    static func documentedEvents(count: Int = 1, startDate: String = "2023-09-15T08:00:00Z") -> String {
+        let example = VideGreniers.spec.endpoint("GET /api/events")!.examples.responses[200]!
+        var body = try! JSONParser().parse(Array(example.utf8))
+        guard case .object(var envelope) = body, case .array(let events)? = envelope["data"],
+            case .object(var event) = events[0]
+        else { fatalError("the document's example changed shape") }
+        event["startDate"] = .string(startDate)
+        envelope["data"] = .array(
+            (0..<count).map { index in
+                var copy = event
+                copy["id"] = .string(String(format: "3f2504e0-4f89-11d3-9a0c-%012x", index))
+                return .object(copy).replacingPlaceholders
+            })
+        envelope["timestamp"] = "2023-09-15T08:00:00Z"
+        envelope["pagination"] = nil
+        body = .object(envelope)
+        return body.serialized()
+    }
+
+    static func check(
+        _ body: String, spec: APISpec = VideGreniers.spec, maximum: Int = 20
+    ) async throws -> CheckReport {
+        try await CannedServer.with(["/api/events/nearby": .json(body)]) { server in
+            let options = CheckOptions(
+                baseURL: server.baseURL, endpoints: ["GET /api/events/nearby"], transport: CheckMockTests.patient,
+                maximumFindingsPerResponse: maximum)
+            return await Checker(spec: spec, options: options).run()
+        }
+    }
+
+    static func lines(_ report: CheckReport) -> [String] {
+        report.sortedFindings.filter { $0.severity > .note }.map {
+            "\($0.severity) \($0.rule) \($0.pointer.collapsingIndices.displayString) ×\($0.occurrences)"
+        }
+    }
+
+    // MARK: Two contracts
+
+    @Test func theDocumentedJSONHasNoErrorAndTheSampleClientIsOneWarning() async throws {
+        let report = try await Self.check(Self.documentedEvents(count: 3))
+        #expect(Self.lines(report) == ["warning lint.sample-client / ×1"])
+        #expect(report.app == AppContract(decoder: DecoderSettings(dates: .iso8601), sampleClient: .plain))
+    }
+
+    @Test func fractionalSecondsAreOneAppFindingNotOnePerEvent() async throws {
+        // .NET writes 7 fraction digits for instants that are not whole seconds; Apple's .iso8601 refuses them.
+        let report = try await Self.check(Self.documentedEvents(count: 50, startDate: "2023-09-15T08:00:00.1234567Z"))
+        #expect(
+            Self.lines(report) == [
+                "error decode.data-corrupted /data/*/startDate ×1",
+                "error schema.format-mismatch /data/*/startDate ×50",
+                "warning lint.sample-client / ×1",
+            ])
+        let schema = try #require(report.findings.first { $0.rule == .formatMismatch })
+        #expect(schema.examples.count == FindingLedger.examplesKept)
+        #expect(schema.examples.first == #"/data/1/startDate: found "2023-09-15T08:00:00.1234567Z""#)
+    }
+
+    @Test func aDateWithoutAZoneBreaksBothContracts() async throws {
+        let report = try await Self.check(Self.documentedEvents(count: 2, startDate: "2023-09-15T08:00:00"))
+        #expect(
+            Self.lines(report) == [
+                "error decode.data-corrupted /data/*/startDate ×1",
+                "error schema.format-mismatch /data/*/startDate ×2",
+                "warning lint.sample-client / ×1",
+            ])
+    }
+
+    @Test func aTeamWhoseAppDecodesDifferentlySaysSoOnce() async throws {
+        // An app left with JSONDecoder()'s default fails on every date: one finding per field, not per event.
+        let spec = VideGreniers.spec.withApp(DecoderSettings(dates: .deferredToDate), origin: "--date-strategy")
+        let report = try await Self.check(Self.documentedEvents(count: 40), spec: spec)
+        // That app is the sample client as written: no separate warning about it.
+        #expect(Self.lines(report) == ["error decode.type-mismatch /data/*/startDate ×1"])
+        #expect(report.appLine == "videgreniers: app decoder dates: deferredToDate, keys: useDefaultKeys (--date-strategy)")
+        let json = CheckReportRenderer.json([report])
+        #expect(json.contains(#""origin": "--date-strategy""#))
+    }
+
+    // MARK: One finding per root cause
+
+    @Test func oneAnswerAddsAtMostTheCapThenCountsTheRest() async throws {
+        // Every event drifts in five fields: 5 distinct findings; a cap of 3 keeps 3 and counts 2.
+        var body = Self.documentedEvents(count: 4)
+        for field in ["title", "city", "status", "eventType", "viewCount"] {
+            body = body.replacingOccurrences(of: "\"\(field)\":", with: "\"\(field)Renamed\":")
+        }
+        let report = try await Self.check(body, maximum: 3)
+        let capped = try #require(report.findings.first { $0.rule == .findingsCapped })
+        #expect(capped.message.hasPrefix("and "))
+        #expect(capped.message.hasSuffix(" more like this in the same answer (--max-findings-per-response 3)"))
+        #expect(report.findings.filter { $0.endpoint == "GET /api/events/nearby" && $0.rule != .ambiguity }.count == 3 + 1)
+    }
+
+    @Test func aOneDriftReportFitsOnOneScreen() async throws {
+        // One field retyped in a long list, every page of the walk repeating it.
+        let body = Self.documentedEvents(count: 500).replacingOccurrences(
+            of: #""favoriteCount":"#, with: #""favoriteCount":"many","was":"#)
+        let report = try await Self.check(body)
+        // What `check` prints by default: notes left out.
+        let text = TerminalDiagnosticRenderer(showNotes: false).render(report.sortedFindings)
+        #expect(text.split(separator: "\n").count <= 40, "\(text)")
+        #expect(text.contains("×500"))
+        let notes = report.findings.filter { $0.severity == .note }.count
+        #expect(text.hasSuffix("2 errors, 1 warning, \(notes) notes (notes not shown: --notes)\n"))
+        #expect(!text.contains("note "))
+        let all = TerminalDiagnosticRenderer().render(report.sortedFindings)
+        #expect(all.split(separator: "\n").count > text.split(separator: "\n").count)
+    }
+
+    @Test func oneModelFieldsFindingsAreShownTogetherAcrossEndpoints() async throws {
+        // EventDto.startDate drifts to a zone-less date on the list and on the detail of one event.
+        let list = Self.documentedEvents(count: 2, startDate: "2023-09-15T08:00:00")
+        var detail = try JSONParser().parse(Array(list.utf8))
+        guard case .object(var envelope) = detail, let first = detail["data"]?[0] else { return }
+        envelope["data"] = first
+        detail = .object(envelope)
+        let id = try #require(first["id"]?.stringValue)
+        let report = try await CannedServer.with([
+            "/api/events/nearby": .json(list), "/api/events/\(id)": .json(detail.serialized()),
+        ]) { server in
+            let options = CheckOptions(
+                baseURL: server.baseURL, parameters: ["id": id],
+                endpoints: ["GET /api/events/nearby", "GET /api/events/{id}"], transport: CheckMockTests.patient)
+            return await Checker(spec: VideGreniers.spec, options: options).run()
+        }
+        let text = TerminalDiagnosticRenderer(showNotes: false).render(report.sortedFindings)
+        #expect(text.contains("VideGreniers.EventDto.startDate [schema.format-mismatch], on 2 endpoints\n"))
+        #expect(text.contains("  error GET /api/events/nearby /data/*/startDate: expected string in date-time-no-fraction"))
+        #expect(text.contains("  error GET /api/events/{id} /data/startDate: expected string in date-time-no-fraction"))
+        let json = CheckReportRenderer.json([report])
+        #expect(json.contains(#""field": "VideGreniers.EventDto.startDate""#))
+    }
+
+    // MARK: Secrets
+
+    @Test func aSecretEchoedAnywhereIsRedactedInEveryOutput() async throws {
+        // The token as a member name (so in the pointer), in a value (found, message), in the error text
+        // (context), and in the examples of a merged finding.
+        let secret = "echoed-secret-0123456789"
+        var items: [String] = []
+        for index in 0..<3 {
+            items.append(
+                #"{"_id":"\#(index)","Bearer \#(secret)":1,"title":7,"sportType":"Bearer \#(secret)","location":"x"}"#)
+        }
+        let body = "[" + items.joined(separator: ",") + "]"
+        let report = try await CannedServer.with(["/activities": .json(body)]) { server in
+            let options = CheckOptions(
+                baseURL: server.baseURL, credentials: Credentials(token: secret), endpoints: ["GET /activities"],
+                transport: CheckMockTests.patient)
+            return await Checker(spec: Fitness.spec, options: options).run()
+        }
+        #expect(report.findings.contains { $0.pointer.description.contains("$UNDERSTUDY_TOKEN") })
+        let outputs = [
+            TerminalDiagnosticRenderer().render(report.sortedFindings), CheckReportRenderer.json([report]),
+            CheckReportRenderer.junit([report], failOn: .error), CheckReportRenderer.github([report]),
+        ]
+        for output in outputs { #expect(!output.contains(secret)) }
+    }
+}
+
+extension JSONValue {
+    /// The value with the document's `"uuid"` placeholders replaced by real UUIDs.
+    fileprivate var replacingPlaceholders: JSONValue {
+        switch self {
+        case .string("uuid"): .string("9b2f6c1e-2d3a-4b5c-8d7e-1f2a3b4c5d6e")
+        case .array(let elements): .array(elements.map(\.replacingPlaceholders))
+        case .object(let members): .object(members.mapValues(\.replacingPlaceholders))
+        default: self
+        }
+    }
+}
