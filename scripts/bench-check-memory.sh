@@ -48,7 +48,7 @@ for _ in $(seq 100); do [ -s "$work/size" ] && break; sleep 0.2; done
 bytes=$(cat "$work/size")
 
 /usr/bin/time -v "$bin/understudy" check --api intra42 --base-url "http://127.0.0.1:$port" --token bench-token \
-    --timeout 120 --format json > "$work/report.json" 2> "$work/time" || true
+    --timeout 120 --format json ${UNDERSTUDY_BENCH_ARGS:-} > "$work/report.json" 2> "$work/time" || true
 kill $server_pid; wait $server_pid 2>/dev/null || true
 peak_kb=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time")
 requests=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["requests"])' "$work/report.json")

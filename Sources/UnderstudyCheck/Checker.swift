@@ -372,9 +372,15 @@ final class CheckSession: Sendable {
     private func checkRead(_ endpoint: AnyEndpoint, path: [String: String]) async {
         let query = queryValues(for: endpoint)
         let expected: Set<HTTPStatus> = endpoint.pagination == .range ? [endpoint.success, .partialContent] : [endpoint.success]
-        let (exchange, body) = await perform(endpoint, request(endpoint, path: path, query: query), expecting: expected)
-        guard let body, let response = exchange.response else { return }
-        await PaginationWalk(session: self, endpoint: endpoint, path: path, query: query).run(first: body, response: response)
+        // Only the answer's skeleton lives on while the walk fetches more pages: a large first page is freed.
+        guard let first = await read(endpoint, path: path, query: query, expecting: expected) else { return }
+        await PaginationWalk(session: self, endpoint: endpoint, path: path, query: query).run(first: first)
+    }
+
+    private func read(_ endpoint: AnyEndpoint, path: [String: String], query: [(String, String)], expecting expected: Set<HTTPStatus>)
+        async -> JSONValue?
+    {
+        await perform(endpoint, request(endpoint, path: path, query: query), expecting: expected).body?.skeleton
     }
 
     /// Required query parameters: `--param`, else a value generated from the parameter's schema.

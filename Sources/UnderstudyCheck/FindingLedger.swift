@@ -21,9 +21,6 @@ struct FindingLedger {
     private(set) var findings: [Diagnostic] = []
     private var index: [Key: Int] = [:]
 
-    /// How many examples a merged finding keeps.
-    static let examplesKept = 3
-
     struct Key: Hashable {
         var rule: RuleID
         var endpoint: String?
@@ -51,7 +48,7 @@ struct FindingLedger {
                 rule: finding.rule, endpoint: finding.endpoint, location: finding.pointer.collapsingIndices,
                 statement: request == nil ? finding.message : nil)
             if let position = index[key] {
-                merge(finding, into: position)
+                self.findings[position].absorb(finding)
             } else if fresh.count >= maximumPerResponse {
                 capped.append(finding)
             } else {
@@ -79,21 +76,5 @@ struct FindingLedger {
             }
         }
         return fresh
-    }
-
-    private mutating func merge(_ finding: Diagnostic, into position: Int) {
-        findings[position].occurrences += finding.occurrences
-        if findings[position].severity < finding.severity { findings[position].severity = finding.severity }
-        let example = Self.example(finding)
-        if example != Self.example(findings[position]), findings[position].examples.count < Self.examplesKept,
-            !findings[position].examples.contains(example)
-        {
-            findings[position].examples.append(example)
-        }
-    }
-
-    /// `/data/3/startDate: found "2023-09-15T08:00:00"`, or the message when nothing was found.
-    static func example(_ finding: Diagnostic) -> String {
-        finding.pointer.displayString + ": " + (finding.found.map { "found \($0)" } ?? finding.message)
     }
 }

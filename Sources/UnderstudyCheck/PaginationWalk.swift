@@ -9,7 +9,8 @@ struct PaginationWalk {
     let path: [String: String]
     let query: [(String, String)]
 
-    func run(first body: JSONValue, response: RecordedResponse) async {
+    /// - Parameter body: the first answer, or its skeleton (three items are enough to know there are two).
+    func run(first body: JSONValue) async {
         switch endpoint.pagination {
         case .none: return
         case .pageInBody(let page, let size, _): await walkPages(page: page, size: size, first: body)

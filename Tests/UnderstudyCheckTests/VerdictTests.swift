@@ -66,7 +66,7 @@ struct VerdictTests {
                 "warning lint.sample-client / ×1",
             ])
         let schema = try #require(report.findings.first { $0.rule == .formatMismatch })
-        #expect(schema.examples.count == FindingLedger.examplesKept)
+        #expect(schema.examples.count == Diagnostic.examplesKept)
         #expect(schema.examples.first == #"/data/1/startDate: found "2023-09-15T08:00:00.1234567Z""#)
     }
 

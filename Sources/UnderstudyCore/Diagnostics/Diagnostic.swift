@@ -51,6 +51,23 @@ public struct Diagnostic: Sendable, Hashable {
         self.context = context
     }
 
+    /// How many examples a merged finding keeps.
+    public static let examplesKept = 3
+
+    /// Counts `other`, the same root cause seen again, into this finding: its occurrences, the higher
+    /// severity, and its place as an example while fewer than ``examplesKept`` are kept.
+    public mutating func absorb(_ other: Diagnostic) {
+        occurrences += other.occurrences
+        if severity < other.severity { severity = other.severity }
+        let example = other.example
+        if example != self.example, examples.count < Self.examplesKept, !examples.contains(example) {
+            examples.append(example)
+        }
+    }
+
+    /// `/data/3/startDate: found "2023-09-15T08:00:00"`, or the message when nothing was found.
+    var example: String { pointer.displayString + ": " + (found.map { "found \($0)" } ?? message) }
+
     /// `pointer: message`, the one-line form used in terminal output and tests.
     public var summary: String { "\(location): \(message)" }
 

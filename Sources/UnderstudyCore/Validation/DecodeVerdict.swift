@@ -102,7 +102,7 @@ public enum BodyCheck {
 
     /// The findings for an already parsed body (`bytes` are what the app decodes).
     public static func findings(_ body: JSONValue, bytes: [UInt8], model: ModelReference, spec: APISpec) -> [Diagnostic] {
-        var findings = Validator(definitions: spec.definitions).validate(body, against: model.schema)
+        var findings = Validator(definitions: spec.definitions).validate(body, against: model.schema, mergingRepeats: true)
         if let error = model.decodeError(Data(bytes), settings: spec.app.decoder),
             let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
         {

@@ -18,8 +18,12 @@ public struct Validator: Sendable {
     }
 
     /// All violations of `schema` by `value`, in document order.
-    public func validate(_ value: JSONValue, against schema: Schema) -> [Diagnostic] {
+    /// - Parameter mergingRepeats: one finding per rule and schema location (array indices collapsed), with
+    ///   its ``Diagnostic/occurrences`` and first examples, rather than one per element: a drifted field in a
+    ///   list of 100,000 is one finding, and memory does not grow with the list.
+    public func validate(_ value: JSONValue, against schema: Schema, mergingRepeats: Bool = false) -> [Diagnostic] {
         var walk = Walk(definitions: definitions)
+        walk.merging = mergingRepeats
         walk.check(value, schema)
         return walk.findings
     }
@@ -37,6 +41,14 @@ private struct Walk {
     var stopAtFirstError = false
     var findings: [Diagnostic] = []
     var path: [PathToken] = []
+    var merging = false
+    /// With `merging`: where each rule's finding at each collapsed location is in `findings`.
+    var merged: [MergeKey: Int] = [:]
+
+    struct MergeKey: Hashable {
+        let rule: RuleID
+        let location: [String?]
+    }
 
     enum PathToken {
         case key(String)
@@ -58,10 +70,30 @@ private struct Walk {
             })
     }
 
+    /// Records a violation; with `merging`, a repeat only counts (its texts are not even built) once the
+    /// finding has its examples, so a list of 100,000 drifted elements costs no more than a few.
     mutating func report(
-        _ rule: RuleID, _ message: String, expected: String?, found: String?, severity: Diagnostic.Severity = .error
+        _ rule: RuleID, _ message: @autoclosure () -> String, expected: @autoclosure () -> String?,
+        found: @autoclosure () -> String?, severity: Diagnostic.Severity = .error
     ) {
-        findings.append(Diagnostic(severity, rule: rule, at: pointer, message: message, expected: expected, found: found))
+        func finding() -> Diagnostic {
+            Diagnostic(severity, rule: rule, at: pointer, message: message(), expected: expected(), found: found())
+        }
+        guard merging else { return findings.append(finding()) }
+        let key = MergeKey(
+            rule: rule,
+            location: path.map {
+                if case .key(let key) = $0 { key } else { nil }
+            })
+        guard let position = merged[key] else {
+            merged[key] = findings.count
+            return findings.append(finding())
+        }
+        if findings[position].examples.count < Diagnostic.examplesKept || findings[position].severity < severity {
+            findings[position].absorb(finding())
+        } else {
+            findings[position].occurrences += 1
+        }
     }
 
     var shouldStop: Bool { stopAtFirstError && findings.contains { $0.severity == .error } }
