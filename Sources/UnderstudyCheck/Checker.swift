@@ -104,7 +104,7 @@ final class CheckSession: Sendable {
         self.spec = spec
         self.options = options
         self.transport = transport
-        inspector = ResponseInspector(spec: spec)
+        inspector = ResponseInspector(spec: spec, maximumBodyBytes: options.transport.maximumBodyBytes)
         state = Mutex(State(ledger: FindingLedger(redactor: options.credentials.redactor), token: options.credentials.token))
     }
 
@@ -202,7 +202,7 @@ final class CheckSession: Sendable {
     func perform(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?)
         async -> (exchange: Exchange, body: JSONValue?)
     {
-        let exchange = await transport.send(request)
+        let exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
         let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: expected)
         add(findings, request: request)
         var body: JSONValue?
