@@ -120,7 +120,10 @@ public struct ResponseInspector: Sendable {
             for index in findings.indices { findings[index].context["response"] = text + (response.body.count > 300 ? "..." : "") }
         }
         findings += bodyFindings(response, model: model, undocumented: !documented.contains(status))
-        if isSuccess { findings += paginationFindings(response, endpoint: endpoint) }
+        if isSuccess {
+            findings += paginationFindings(response, endpoint: endpoint)
+            findings += AppParsingCheck.findings(response.body, spec: spec)
+        }
         return findings
     }
 

@@ -28,6 +28,8 @@ public struct APISpec: Sendable {
     public let optionalKeys: OptionalKeyStyle
     /// Every model reachable from the endpoints and the error envelope, by name.
     public let definitions: SchemaDefinitions
+    /// Values the app parses itself after decoding (see ``parsing(_:)``).
+    public internal(set) var appParsing: [AppParsing] = []
 
     /// Creates a spec, inferring the schema of every model with `decoder`.
     public init(
