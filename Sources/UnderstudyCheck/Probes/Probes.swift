@@ -1,7 +1,7 @@
 import UnderstudyCore
 
 /// The requests `check` sends beyond the app's own: ones a conforming server must refuse
-/// (``NegativeProbes``).
+/// (``NegativeProbes``) and lists whose rows must do what the query asked (``SemanticProbes``).
 ///
 /// They run after the reads (so path parameters are known), only on endpoints the run can call, and
 /// `--no-probes` turns them off. A probe is not the app's request: it is not counted as a call of the
@@ -9,6 +9,7 @@ import UnderstudyCore
 enum Probes {
     static func run(_ session: CheckSession) async {
         await NegativeProbes(session: session).run()
+        await SemanticProbes(session: session).run()
     }
 }
 
