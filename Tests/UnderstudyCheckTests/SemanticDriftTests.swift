@@ -166,4 +166,34 @@ struct SemanticDriftTests {
                     + "(found: no member property)"
             ])
     }
+
+    // MARK: Other lists
+
+    /// Fitness activities, one public and one for friends; `visibility` honoured or not.
+    static func activities(honouringVisibility: Bool) -> [String: CannedServer.Answer] {
+        var items = DriftTests.fixture(Fitness.spec, "GET /activities").arrayValue ?? []
+        DriftTests.set("public", "visibility", in: &items[0])
+        DriftTests.set("friends", "visibility", in: &items[1])
+        let list = items
+        return [
+            "/activities": .choose { head in
+                if head.contains("understudy-invalid") { return ProbeDriftTests.error(Fitness.spec, .badRequest) }
+                let asked = ["public", "friends"].first { head.contains("visibility=\($0)") }
+                guard honouringVisibility, let asked else { return .json(JSONValue.array(list).serialized()) }
+                return .json(JSONValue.array(list.filter { $0["visibility"]?.stringValue == asked }).serialized())
+            }
+        ]
+    }
+
+    @Test func aListFilterNamedLikeAMemberMustFilterOnIt() async throws {
+        let (clean, _) = try await DriftTests.check(
+            Fitness.spec, DriftTests.fitnessList, answers: Self.activities(honouringVisibility: true), probes: true)
+        #expect(clean == [])
+        let (lines, findings) = try await DriftTests.check(
+            Fitness.spec, DriftTests.fitnessList, answers: Self.activities(honouringVisibility: false), probes: true)
+        #expect(lines == ["warning semantics.filter-ignored GET /activities /"])
+        let finding = try #require(findings.first { $0.rule == .semanticsFilter })
+        #expect(finding.message == "visibility=public returned item 1, which does not match it")
+        #expect(finding.found == #"visibility "friends""#)
+    }
 }

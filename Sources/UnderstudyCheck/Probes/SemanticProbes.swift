@@ -10,33 +10,83 @@ extension RuleID {
     public static let semanticsCount: RuleID = "semantics.count-mismatch"
 }
 
-/// A list must do what was asked. For PostgREST tables (pagination `.range`), built from the rows the
-/// server itself returned, so every verdict holds for any data: rows come back in the requested `order`,
-/// every row satisfies `eq`, `not.eq`, `in.(…)` and `or=(…)`, `limit` is honoured, a documented embed
-/// alias (`property:properties(id,title)`) names the embedded object, and `Prefer: count=exact` agrees with
-/// `Content-Range`.
+/// A list must do what was asked, judged on conditions built from the items the server itself returned,
+/// so every verdict holds for any data.
+///
+/// For PostgREST tables (pagination `.range`): rows come back in the requested `order`, every row satisfies
+/// `eq`, `not.eq`, `in.(…)` and `or=(…)`, `limit` is honoured, a documented embed alias
+/// (`property:properties(id,title)`) names the embedded object, and `Prefer: count=exact` agrees with
+/// `Content-Range`. For other lists: an enum query parameter named like a member of the items (fitness
+/// `visibility`, VideGreniers `eventType`) filters on it.
 struct SemanticProbes {
     let session: CheckSession
 
     func run() async {
-        let tables = session.spec.endpoints.filter {
-            $0.method == .get && $0.pagination == .range && session.canCall($0)
-                && session.reachedPathValues(for: $0) != nil
+        let lists = session.spec.endpoints.filter {
+            $0.method == .get && session.canCall($0) && session.reachedPathValues(for: $0) != nil
+                && ($0.pagination == .range || !ListSemantics.memberFilters(of: $0).isEmpty)
         }
-        await session.forEach(tables) { endpoint in await PostgrestSemantics(session: session, endpoint: endpoint).run()
-        }
+        await session.forEach(lists) { endpoint in await ListSemantics(session: session, endpoint: endpoint).run() }
     }
 }
 
-/// The semantic probes of one PostgREST table.
-struct PostgrestSemantics {
+/// The semantic probes of one list endpoint.
+struct ListSemantics {
     let session: CheckSession
     let endpoint: AnyEndpoint
 
-    /// A row as the checks see it.
+    /// An item (a row) as the checks see it.
     typealias Row = [String: JSONValue]
 
     func run() async {
+        if endpoint.pagination == .range {
+            await postgrest()
+        } else {
+            await memberFilters()
+        }
+    }
+
+    // MARK: Other lists
+
+    /// The enum query parameters named like a member of the items.
+    static func memberFilters(of endpoint: AnyEndpoint) -> [Parameter] {
+        endpoint.parameters.filter { parameter in
+            guard parameter.location == .query else { return false }
+            switch parameter.schema {
+            case .string(let constraints): return constraints.values != nil
+            case .integer(let constraints): return constraints.values != nil
+            default: return false
+            }
+        }
+    }
+
+    /// Each member filter given the first item's value: every item has it. A warning: the documents name the
+    /// parameter, not that it compares the member of the same name.
+    private func memberFilters() async {
+        guard let items = await fetch([], check: { _, _ in [] }) else { return }
+        for parameter in Self.memberFilters(of: endpoint) {
+            let name = parameter.name
+            guard
+                let value = items.lazy.compactMap({ $0[name] }).first(where: {
+                    $0.stringValue != nil || $0.numberValue != nil
+                })
+            else { continue }
+            let text = CheckSession.text(value)
+            await fetch([(name, text)]) { items, _ in
+                guard let index = items.firstIndex(where: { $0[name] != nil && $0[name] != value }) else { return [] }
+                var warning = finding(
+                    .semanticsFilter, "\(name)=\(text) returned item \(index), which does not match it",
+                    expected: "only items whose \(name) is \(Self.render(value))",
+                    found: "\(name) \(Self.render(items[index][name] ?? .null))")
+                warning.severity = .warning
+                return [warning]
+            }
+        }
+    }
+
+    // MARK: PostgREST
+
+    private func postgrest() async {
         // The rows every other probe is built from, counted.
         guard let rows = await fetch([], headers: ["Prefer": "count=exact"], check: countAgrees), rows.count >= 2 else {
             return
@@ -90,8 +140,8 @@ struct PostgrestSemantics {
 
     // MARK: Requests
 
-    /// Sends the table's read with `query` added and judges the rows with `check`.
-    /// - Returns: the rows, when the answer is a JSON array of objects.
+    /// Sends the list's read with `query` added and judges its items with `check`.
+    /// - Returns: the items (for PostgREST, the rows), when the answer has a list of objects.
     @discardableResult
     private func fetch(
         _ query: [(String, String)], headers: HeaderFields = [:], check: ([Row], RecordedResponse) -> [Diagnostic]
@@ -110,9 +160,9 @@ struct PostgrestSemantics {
                         found: String(response.status))
                 ]
             }
-            guard let parsed = (try? JSONParser().parse(response.body))?.arrayValue?.compactMap(\.objectValue) else {
-                return []
-            }
+            guard let body = try? JSONParser().parse(response.body),
+                let parsed = PaginationWalk.items(in: body)?.compactMap(\.objectValue)
+            else { return [] }
             rows = parsed
             return check(parsed, response)
         }
@@ -173,7 +223,7 @@ struct PostgrestSemantics {
 
     // MARK: Choosing columns
 
-    /// `created_at` when the rows have it, else the first column whose values differ and compare.
+    /// `created_at` when the rows have it, else the first column of numbers or timestamps whose values differ.
     static func orderColumn(_ rows: [Row]) -> String? {
         let columns = rows[0].keys.sorted()
         let ordered = ["created_at"] + columns.filter { $0 != "created_at" }
@@ -212,17 +262,15 @@ struct PostgrestSemantics {
         }
     }
 
-    /// Two values in the order PostgREST sorts them: numbers by value, timestamps by instant, text by code
-    /// points; `nil` when they do not compare.
+    /// Two values in the order PostgREST sorts them: numbers by value, timestamps by instant; `nil` for
+    /// anything else (text sorts by the database's collation, which the checker cannot know).
     static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> ComparisonResult? {
         switch (lhs, rhs) {
         case (.number(let left), .number(let right)):
             guard let left = Double(left.literal), let right = Double(right.literal) else { return nil }
             return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
         case (.string(let left), .string(let right)):
-            if let left = instant(left), let right = instant(right) {
-                return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
-            }
+            guard let left = instant(left), let right = instant(right) else { return nil }
             return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
         default:
             return nil
