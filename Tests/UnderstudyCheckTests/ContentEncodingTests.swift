@@ -90,4 +90,31 @@ struct ContentEncodingTests {
         await proxy.stop()
         await upstream.stop()
     }
+
+    @Test func theProxyLearnsTokensFromEncodedAnswers() async throws {
+        let token = String(repeating: "ab", count: 32)
+        let json =
+            #"{"access_token":"\#(token)","token_type":"bearer","expires_in":7200,"scope":"public","created_at":1}"#
+        let gzipped = GzipFixture.gzip(Array(json.utf8))
+        let router = Router()
+        // An undocumented status: the finding quotes the body, token included, unless it was learnt.
+        router.post("/oauth/token") { _, _ in
+            Response(
+                status: .init(code: 203), headers: [.contentType: "application/json", .contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
+        let upstream = try await TestUpstream.start(router)
+        let proxy = try await ValidatingProxy.start(
+            spec: Intra42.spec, upstream: upstream.baseURL, options: ProxyOptions(transport: CheckMockTests.patient))
+        try await ValidatingProxyTests.withClient { client in
+            _ = await ValidatingProxyTests.send(client, .post, proxy.baseURL.absoluteString, "/oauth/token")
+            let findings = await proxy.findings
+            #expect(findings.contains { $0.rule == .statusUndocumented })
+            let output = TerminalDiagnosticRenderer().render(findings)
+            #expect(!output.contains(token))
+            #expect(output.contains("$UNDERSTUDY_TOKEN"))
+        }
+        await proxy.stop()
+        await upstream.stop()
+    }
 }
