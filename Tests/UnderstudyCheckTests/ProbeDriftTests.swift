@@ -163,6 +163,19 @@ struct ProbeDriftTests {
                 == "the 401 answer to a garbage token has no WWW-Authenticate header; the real server sends one")
     }
 
+    @Test func aStatusNoDocumentNamesIsExpectedWithAWarning() async throws {
+        // 42: no document names the 404 for an unknown id; the spec assumes it.
+        let me = DriftTests.fixture(Intra42.spec, "GET /v2/me")
+        let campus = DriftTests.fixture(Intra42.spec, "GET /v2/campus/{id}").serialized()
+        let id = try #require(me["campus"]?[0]?["id"]?.numberValue?.literal)
+        var answers = Self.me([("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)])
+        answers["/v2/campus/\(id)"] = .json(campus)
+        answers["/v2/campus/2147483646"] = .json(campus)
+        let (lines, messages) = try await Self.check(Intra42.spec, ["GET /v2/me", "GET /v2/campus/{id}"], answers)
+        #expect(lines == ["warning probe.not-found-status GET /v2/campus/{id} /"])
+        #expect(messages == ["an unknown id (2147483646) was answered with 200, not 404"])
+    }
+
     // MARK: Malformed body
 
     /// `POST /activities`: 201 for the write scenario's body, `malformed` for the probe's 15 bytes.

@@ -208,6 +208,8 @@ struct RefusalVerdict: Sendable {
     let accepted: RuleID
     /// The `WWW-Authenticate` value the server sends with the refusal, if it sends one.
     var challenge: String?
+    /// The severity of a wrong status; a status the spec only assumes (``APISpec/assumedStatuses``) is
+    /// expected with a warning.
     var statusSeverity: Diagnostic.Severity = .error
 
     func findings(for response: RecordedResponse) -> [Diagnostic] {
@@ -215,7 +217,8 @@ struct RefusalVerdict: Sendable {
             let isSuccess = (200..<300).contains(response.status)
             return [
                 Diagnostic(
-                    statusSeverity, rule: isSuccess ? accepted : wrongStatus,
+                    spec.assumedStatuses.contains(expected) ? .warning : statusSeverity,
+                    rule: isSuccess ? accepted : wrongStatus,
                     message: "\(what) was answered with \(response.status), not \(expected)",
                     expected: String(expected.rawValue), found: String(response.status),
                     context: ["response": Render.preview(response.body)])
