@@ -49,6 +49,9 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Run the write scenarios (create, change and clean up resources).")
     var allowWrites = false
 
+    @Flag(help: "Skip the probes (unknown ids, refused tokens, invalid values, list semantics).")
+    var noProbes = false
+
     @Option(help: "Output format: text, json or github.")
     var format: Format = .text
 
@@ -184,7 +187,7 @@ struct Check: AsyncParsableCommand {
     func run() async throws {
         let options = CheckOptions(
             baseURL: baseURL, credentials: try makeCredentials(), parameters: try parameters(), allowWrites: allowWrites,
-            endpoints: endpoint.isEmpty ? nil : Set(endpoint), concurrency: concurrency,
+            probes: !noProbes, endpoints: endpoint.isEmpty ? nil : Set(endpoint), concurrency: concurrency,
             transport: HTTPTransport.Options(
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries),
             maximumFindingsPerResponse: maxFindingsPerResponse)

@@ -22,6 +22,8 @@ public struct CheckOptions: Sendable {
     public var parameters: [String: String]
     /// Whether the write scenarios run (`--allow-writes`).
     public var allowWrites: Bool
+    /// Whether the negative and semantic probes run (`--no-probes` turns them off).
+    public var probes: Bool
     /// Only these endpoints (`METHOD /path`) are called, when given (`--endpoint`).
     public var endpoints: Set<String>?
     /// How many requests are in flight at once.
@@ -36,10 +38,12 @@ public struct CheckOptions: Sendable {
 
     public init(
         baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
-        allowWrites: Bool = false, endpoints: Set<String>? = nil, concurrency: Int = 4, seed: UInt64 = 1,
-        transport: HTTPTransport.Options = HTTPTransport.Options(), maximumFindingsPerResponse: Int = 20,
+        allowWrites: Bool = false, probes: Bool = true, endpoints: Set<String>? = nil, concurrency: Int = 4,
+        seed: UInt64 = 1, transport: HTTPTransport.Options = HTTPTransport.Options(),
+        maximumFindingsPerResponse: Int = 20,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.probes = probes
         self.now = now
         self.maximumFindingsPerResponse = maximumFindingsPerResponse
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -77,6 +81,7 @@ public struct Checker: Sendable {
         let started = ContinuousClock.now
         await session.signIn()
         await session.checkReads()
+        if options.probes { await Probes.run(session) }
         if options.allowWrites { await WriteScenarios.run(session) }
         session.noteDocument()
         session.recordUnvisited()
@@ -108,7 +113,7 @@ final class CheckSession: Sendable {
         self.spec = spec
         self.options = options
         self.transport = transport
-        inspector = ResponseInspector(spec: spec)
+        inspector = ResponseInspector(spec: spec, maximumBodyBytes: options.transport.maximumBodyBytes)
         let ledger = FindingLedger(
             redactor: options.credentials.redactor, maximumPerResponse: options.maximumFindingsPerResponse)
         state = Mutex(State(ledger: ledger, token: options.credentials.token))
@@ -232,7 +237,7 @@ final class CheckSession: Sendable {
     func perform(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?)
         async -> (exchange: Exchange, body: JSONValue?)
     {
-        let exchange = await transport.send(request)
+        let exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
         let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: expected)
         add(findings, request: request)
         var body: JSONValue?
@@ -400,6 +405,13 @@ final class CheckSession: Sendable {
         case .bool(let bool): String(bool)
         default: value.serialized()
         }
+    }
+
+    /// The path values of a `GET` endpoint whose read answered 2xx, or `nil` when it did not.
+    func reachedPathValues(for endpoint: AnyEndpoint) -> [String: String]? {
+        let bodies = state.withLock { $0.bodies }
+        guard bodies.contains(where: { $0.endpoint == endpoint.path.template }) else { return nil }
+        return pathValues(for: endpoint, bodies: bodies)
     }
 
     /// The values of the path parameters: `--param`, else discovered in earlier answers.

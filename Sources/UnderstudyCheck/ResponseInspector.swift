@@ -36,9 +36,12 @@ extension RuleID {
 /// ```
 public struct ResponseInspector: Sendable {
     public let spec: APISpec
+    /// The largest body judged once inflated (`gzip`, `deflate`); a larger one is `body.too-large`.
+    public let maximumBodyBytes: Int
 
-    public init(spec: APISpec) {
+    public init(spec: APISpec, maximumBodyBytes: Int = HTTPTransport.Options().maximumBodyBytes) {
         self.spec = spec
+        self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// Every finding for `exchange`, each tagged with the endpoint.
@@ -46,7 +49,7 @@ public struct ResponseInspector: Sendable {
     ///   request, the success status); `nil` accepts any documented status (the proxy cannot know).
     public func findings(for exchange: Exchange, endpoint: AnyEndpoint, expecting expected: Set<HTTPStatus>?) -> [Diagnostic] {
         let findings: [Diagnostic]
-        switch exchange.outcome {
+        switch exchange.inflated(limit: maximumBodyBytes).outcome {
         case .failure(let failure): findings = [Self.diagnostic(for: failure)]
         case .response(let response): findings = self.findings(for: response, endpoint: endpoint, expecting: expected)
         }
@@ -117,7 +120,10 @@ public struct ResponseInspector: Sendable {
             for index in findings.indices { findings[index].context["response"] = text + (response.body.count > 300 ? "..." : "") }
         }
         findings += bodyFindings(response, model: model, undocumented: !documented.contains(status))
-        if isSuccess { findings += paginationFindings(response, endpoint: endpoint) }
+        if isSuccess {
+            findings += paginationFindings(response, endpoint: endpoint)
+            findings += AppParsingCheck.findings(response.body, spec: spec)
+        }
         return findings
     }
 

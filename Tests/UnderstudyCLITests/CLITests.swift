@@ -24,6 +24,14 @@ struct CLITests {
         }
     }
 
+    @Test func probesAreOnUnlessNoProbesIsGiven() throws {
+        let base = ["check", "--api", "fitness", "--base-url", "http://127.0.0.1:4010"]
+        let on = try #require(try Understudy.parseAsRoot(base) as? Check)
+        let off = try #require(try Understudy.parseAsRoot(base + ["--no-probes"]) as? Check)
+        #expect(!on.noProbes)
+        #expect(off.noProbes)
+    }
+
     // MARK: Run functions
 
     @Test func listJSONHasEveryEndpoint() throws {

@@ -18,12 +18,13 @@ struct DriftTests {
     /// Runs a read check of `endpoints` against canned answers; returns the findings above notes as
     /// `severity rule endpoint pointer`, sorted, and all findings.
     static func check(
-        _ spec: APISpec, _ endpoints: Set<String>, answers: [String: CannedServer.Answer]
+        _ spec: APISpec, _ endpoints: Set<String>, answers: [String: CannedServer.Answer], probes: Bool = false,
+        allowWrites: Bool = false
     ) async throws -> (lines: [String], findings: [Diagnostic]) {
         try await CannedServer.with(answers) { server in
             let credentials = Credentials(token: token, apiKey: spec.auth == .supabase ? "drift-test-anon-key" : nil)
             let options = CheckOptions(
-                baseURL: server.baseURL, credentials: credentials, endpoints: endpoints,
+                baseURL: server.baseURL, credentials: credentials, allowWrites: allowWrites, probes: probes, endpoints: endpoints,
                 transport: CheckMockTests.patient)
             let report = await Checker(spec: spec, options: options).run()
             let lines = report.sortedFindings.filter { $0.severity > .note }.map {
@@ -208,7 +209,7 @@ struct DriftTests {
                 // Only the silent server may time out; the others must be judged on what they sent.
                 let timeout: Duration = rule == .transportTimeout ? .milliseconds(500) : .seconds(300)
                 let options = CheckOptions(
-                    baseURL: server.baseURL, endpoints: Self.fitnessList,
+                    baseURL: server.baseURL, probes: false, endpoints: Self.fitnessList,
                     transport: HTTPTransport.Options(timeout: timeout, maximumBodyBytes: 1 << 20))
                 let report = await Checker(spec: Fitness.spec, options: options).run()
                 return report.findings.filter { $0.severity == .error }.map { "\($0.rule)" + ": " + $0.message }
@@ -219,7 +220,7 @@ struct DriftTests {
 
     @Test func aClosedPortIsConnectionRefused() async throws {
         let port = try await CannedServer.with([:]) { $0.port }
-        let options = CheckOptions(baseURL: "http://127.0.0.1:\(port)", endpoints: Self.fitnessList)
+        let options = CheckOptions(baseURL: "http://127.0.0.1:\(port)", probes: false, endpoints: Self.fitnessList)
         let report = await Checker(spec: Fitness.spec, options: options).run()
         #expect(report.findings.filter { $0.severity > .note }.map(\.rule) == [RuleID.transportRefused])
     }
@@ -227,7 +228,7 @@ struct DriftTests {
     @Test func retriesRepeatOnlyTransportFailures() async throws {
         let count = try await CannedServer.with(["/activities": .raw([])]) { server in
             let options = CheckOptions(
-                baseURL: server.baseURL, endpoints: Self.fitnessList,
+                baseURL: server.baseURL, probes: false, endpoints: Self.fitnessList,
                 transport: HTTPTransport.Options(timeout: .seconds(300), retries: 2))
             _ = await Checker(spec: Fitness.spec, options: options).run()
             return server.requests.count
@@ -237,7 +238,7 @@ struct DriftTests {
             "/activities": .json(#"{"message":"boom","statusCode":503}"#, status: 503)
         ]) { server in
             let options = CheckOptions(
-                baseURL: server.baseURL, endpoints: Self.fitnessList,
+                baseURL: server.baseURL, probes: false, endpoints: Self.fitnessList,
                 transport: HTTPTransport.Options(timeout: .seconds(300), retries: 2))
             _ = await Checker(spec: Fitness.spec, options: options).run()
             return server.requests.count

@@ -131,6 +131,8 @@ final class ProxySession: Sendable {
     }
 
     func inspect(_ request: ProxiedRequest, _ exchange: Exchange) {
+        // Judged and searched for secrets as the app reads it: a token in a gzip body is still a token.
+        let exchange = exchange.inflated(limit: HTTPTransport.Options().maximumBodyBytes)
         if let response = exchange.response {
             let found = Self.secrets(inBody: response.body, contentType: response.headers["Content-Type"])
             if !found.isEmpty {

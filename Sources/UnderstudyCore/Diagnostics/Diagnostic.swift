@@ -65,8 +65,12 @@ public struct Diagnostic: Sendable, Hashable {
         }
     }
 
-    /// `/data/3/startDate: found "2023-09-15T08:00:00"`, or the message when nothing was found.
-    var example: String { pointer.displayString + ": " + (found.map { "found \($0)" } ?? message) }
+    /// `/data/3/startDate: expected string in date-time format, found "2023-09-15T08:00:00"`: where, and what
+    /// the message says, with what was found when the message does not say it.
+    var example: String {
+        let what = found.map { message.contains($0) ? message : "\(message) (found: \($0))" } ?? message
+        return pointer.displayString + ": " + what
+    }
 
     /// `pointer: message`, the one-line form used in terminal output and tests.
     public var summary: String { "\(location): \(message)" }

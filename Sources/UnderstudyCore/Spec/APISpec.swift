@@ -38,6 +38,10 @@ public struct APISpec: Sendable {
     public let optionalKeys: OptionalKeyStyle
     /// Every model reachable from the endpoints and the error envelope, by name.
     public let definitions: SchemaDefinitions
+    /// Values the app parses itself after decoding (see ``parsing(_:)``).
+    public internal(set) var appParsing: [AppParsing] = []
+    /// Error statuses the spec adds where the documents are silent (see ``assuming(_:)``).
+    public internal(set) var assumedStatuses: Set<HTTPStatus> = []
 
     /// Creates a spec, inferring the schema of every model with the wire settings.
     /// - Parameters:
@@ -309,6 +313,16 @@ public struct AnyEndpoint: Sendable {
         var copy = self
         copy.request?.resolve(with: &inference)
         copy.response?.resolve(with: &inference)
+        return copy
+    }
+}
+
+extension APISpec {
+    /// The spec with error statuses no document names but the spec assumes (42's 404 for an unknown login):
+    /// `check` still expects them, but a server that answers otherwise gets a warning, not an error.
+    public func assuming(_ statuses: Set<HTTPStatus>) -> APISpec {
+        var copy = self
+        copy.assumedStatuses = statuses
         return copy
     }
 }

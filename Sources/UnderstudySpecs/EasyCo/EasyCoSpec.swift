@@ -25,7 +25,14 @@ public enum EasyCo {
             AnyEndpoint(paymentSchedules), AnyEndpoint(applications), AnyEndpoint(createApplication),
             AnyEndpoint(favorites), AnyEndpoint(addFavorite), AnyEndpoint(removeFavorite),
         ],
-        ambiguities: ambiguities, optionalKeys: .alwaysPresent)
+        ambiguities: ambiguities, optionalKeys: .alwaysPresent
+    ).parsing(timestamps)
+
+    /// The timestamp columns the app reads with `ISO8601DateFormatter().date(from:)` ("Dates : ISO8601" in the
+    /// document's data mapping); PostgREST writes them with microseconds, which that parser rejects.
+    static let timestamps = ["created_at", "updated_at", "published_at", "paid_at"].map {
+        AppParsing(JSONPointer(tokens: ["*", $0]), .iso8601DateFormatter)
+    }
 
     // MARK: - Parameters every request shares
 

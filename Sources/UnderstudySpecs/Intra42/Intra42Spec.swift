@@ -24,7 +24,8 @@ public enum Intra42 {
             AnyEndpoint(campusEvents), AnyEndpoint(users), AnyEndpoint(mySlots), AnyEndpoint(createSlot),
             AnyEndpoint(deleteSlot),
         ],
-        ambiguities: ambiguities, optionalKeys: .alwaysPresent)
+        ambiguities: ambiguities, optionalKeys: .alwaysPresent
+    ).assuming([.notFound])  // the error-statuses ambiguity: no document names the 404 for an unknown login
 
     /// Sets the format of timestamp properties: ISO 8601 UTC with milliseconds, as the API writes them.
     static func setTimestampFormat(_ schema: inout ObjectSchema, _ names: String...) {

@@ -16,6 +16,8 @@ final class CannedServer: Sendable {
         case raw([UInt8])
         /// Never answers (for timeouts).
         case silence
+        /// The answer chosen from the request line and headers (a token, a query value, a body length).
+        case choose(@Sendable (_ head: String) -> Answer)
 
         /// A complete response with a JSON body.
         static func json(
@@ -100,8 +102,10 @@ final class CannedServer: Sendable {
             log.server?.record(head)
             let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
             let path = String(target.split(separator: "?", maxSplits: 1).first ?? "")
-            switch answers[path] ?? .json(#"{"message":"no canned answer","statusCode":404}"#, status: 404) {
-            case .silence:
+            var answer = answers[path] ?? .json(#"{"message":"no canned answer","statusCode":404}"#, status: 404)
+            if case .choose(let choose) = answer { answer = choose(head) }
+            switch answer {
+            case .silence, .choose:
                 return
             case .raw(let bytes):
                 context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: bytes))).whenComplete { _ in context.close(promise: nil) }

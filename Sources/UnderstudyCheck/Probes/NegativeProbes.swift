@@ -1,0 +1,290 @@
+import Foundation
+import UnderstudyCore
+
+extension RuleID {
+    public static let probeNotFoundStatus: RuleID = "probe.not-found-status"
+    public static let probeErrorEnvelope: RuleID = "probe.error-envelope"
+    public static let probeContentType: RuleID = "probe.content-type"
+    public static let probeAuthNotRefused: RuleID = "probe.auth-not-refused"
+    public static let probeAuthStatus: RuleID = "probe.auth-status"
+    public static let probeWWWAuthenticateMissing: RuleID = "probe.www-authenticate-missing"
+    public static let probeInvalidQueryAccepted: RuleID = "probe.invalid-query-accepted"
+    public static let probeMalformedBodyAccepted: RuleID = "probe.malformed-body-accepted"
+}
+
+/// Read-only requests a conforming server refuses, each judged on its status, its JSON content type and the
+/// API's error envelope (what the app decodes to show the error):
+/// - an unknown id on an endpoint that documents 404;
+/// - one protected endpoint without a token, with a garbage token and with an expired one (401, plus the
+///   `WWW-Authenticate` challenge where the real server sends one);
+/// - a declared enum or integer query parameter given `understudy-invalid` where the endpoint documents 400;
+/// - with `--allow-writes`, a malformed JSON body to one create endpoint (400).
+struct NegativeProbes {
+    let session: CheckSession
+    var spec: APISpec { session.spec }
+
+    /// The text sent for an invalid query value.
+    static let invalidValue = "understudy-invalid"
+
+    func run() async {
+        let reachable = spec.endpoints.compactMap { endpoint -> (AnyEndpoint, [String: String])? in
+            guard endpoint.method == .get, session.canCall(endpoint),
+                let path = session.reachedPathValues(for: endpoint)
+            else { return nil }
+            return (endpoint, path)
+        }
+        var probes: [@Sendable () async -> Void] = []
+        for (endpoint, path) in reachable {
+            if let probe = unknownID(endpoint, path: path) { probes.append(probe) }
+            if let probe = invalidQuery(endpoint, path: path) { probes.append(probe) }
+        }
+        // Authentication is one middleware in front of every route: one endpoint says enough, and a server
+        // that gets it wrong is not reported once per route.
+        let protected = reachable.filter { $0.0.auth.isProtected }
+        if let target = protected.first(where: { $0.0.path.parameterNames.isEmpty }) ?? protected.first {
+            probes += unauthenticated(target.0, path: target.1)
+        }
+        if session.options.allowWrites, let probe = malformedBody() { probes.append(probe) }
+        await session.forEach(probes) { await $0() }
+    }
+
+    /// A probe that sends `request` and judges the answer with `verdict`.
+    private func send(_ request: OutgoingRequest, to endpoint: AnyEndpoint, judgedBy verdict: RefusalVerdict)
+        -> @Sendable () async -> Void
+    {
+        { [session] in await session.probe(endpoint, request, judge: verdict.findings) }
+    }
+
+    // MARK: Unknown id
+
+    /// The last path parameter replaced by a value that cannot exist; 404 with the error envelope.
+    private func unknownID(_ endpoint: AnyEndpoint, path: [String: String]) -> (@Sendable () async -> Void)? {
+        guard endpoint.errors.contains(.notFound), let name = endpoint.path.parameterNames.last,
+            let parameter = endpoint.parameters.first(where: { $0.location == .path && $0.name == name })
+        else { return nil }
+        var values = path
+        let value = Self.unknownValue(for: parameter, seed: session.options.seed)
+        values[name] = value
+        let request = session.request(endpoint, path: values, query: session.queryValues(for: endpoint))
+        let verdict = RefusalVerdict(
+            spec: spec, expected: .notFound, what: "an unknown \(name) (\(value))", wrongStatus: .probeNotFoundStatus,
+            accepted: .probeNotFoundStatus)
+        return send(request, to: endpoint, judgedBy: verdict)
+    }
+
+    /// A value of the parameter's type that no server holds: a UUID, an ObjectId, a large integer or a
+    /// string, all derived from the seed.
+    static func unknownValue(for parameter: Parameter, seed: UInt64) -> String {
+        switch parameter.schema {
+        case .string(let constraints) where constraints.format == .uuid:
+            return "00000000-0000-4000-8000-" + String(String(seed, radix: 16).suffix(12)).leftPadded(to: 12)
+        case .string(let constraints) where constraints.format == .objectId:
+            return "ffffffffffffffff" + String(String(seed, radix: 16).suffix(8)).leftPadded(to: 8)
+        case .integer(let constraints):
+            return String(min(constraints.maximum ?? Int(Int32.max), Int(Int32.max)) - Int(seed % 1000))
+        default:
+            return "understudy-no-such-\(parameter.name)-\(seed)"
+        }
+    }
+
+    // MARK: Authentication
+
+    /// No token, a garbage token and an expired JWT: each refused with 401.
+    private func unauthenticated(_ endpoint: AnyEndpoint, path: [String: String]) -> [@Sendable () async -> Void] {
+        let query = session.queryValues(for: endpoint)
+        var variants: [(what: String, authorization: String?)] = [
+            ("a garbage token", "Bearer understudy-garbage-token"),
+            (
+                "an expired token",
+                "Bearer "
+                    + Self.expiredJWT(
+                        subject: session.token.flatMap(JWTClaims.subject), now: session.options.now(),
+                        seed: session.options.seed)
+            ),
+        ]
+        // Supabase turns a request without a JWT into the anon role, which row security answers (often with
+        // no rows): refusing it is not part of the contract there.
+        if spec.auth != .supabase { variants.insert(("a request without a token", nil), at: 0) }
+        let challenge = Self.challenge(for: spec.auth)
+        return variants.map { variant in
+            var unauthenticated = session.request(endpoint, path: path, query: query, authenticated: false)
+            if let authorization = variant.authorization { unauthenticated.headers.set("Authorization", authorization) }
+            let request = unauthenticated
+            let verdict = RefusalVerdict(
+                spec: spec, expected: .unauthorized, what: variant.what, wrongStatus: .probeAuthStatus,
+                accepted: .probeAuthNotRefused, challenge: challenge)
+            return send(request, to: endpoint, judgedBy: verdict)
+        }
+    }
+
+    /// The `WWW-Authenticate` challenge the real server sends with a 401, where it sends one.
+    ///
+    /// - 42 runs Doorkeeper, whose `ErrorResponse#headers` sets
+    ///   `WWW-Authenticate: Bearer realm="…", error="…", error_description="…"` on every refusal
+    ///   (doorkeeper-gem/doorkeeper, lib/doorkeeper/oauth/error_response.rb).
+    /// - PostgREST answers a refused JWT with `Bearer error="invalid_token", error_description="…"` and a
+    ///   missing one with `Bearer` (PostgREST/postgrest, src/PostgREST/Error.hs: `invalidTokenHeader`,
+    ///   `requiredTokenHeader`).
+    /// - apinest and VideGreniers document no challenge, so none is required.
+    static func challenge(for scheme: AuthScheme) -> String? {
+        switch scheme {
+        case .oauth2: #"Bearer realm="Doorkeeper", error="invalid_token""#
+        case .supabase: #"Bearer error="invalid_token""#
+        case .bearerJWT: nil
+        }
+    }
+
+    /// An HS256 JWT for `subject` that expired an hour ago. Its signature is random bytes (from the seed),
+    /// which is what a signature under a key the server does not hold looks like to it: refused on both counts.
+    static func expiredJWT(subject: String?, now: Date, seed: UInt64) -> String {
+        let issued = Int(now.timeIntervalSince1970) - 7200
+        let header: JSONValue = ["alg": "HS256", "typ": "JWT"]
+        let payload: JSONValue = [
+            "sub": .string(subject ?? "understudy"), "role": "authenticated", "iat": .integer(issued),
+            "exp": .integer(issued + 3600),
+        ]
+        var generator = SeededRandom(seed: seed)
+        let signature = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return [header.serializedBytes(), payload.serializedBytes(), signature].map(Self.base64URL).joined(
+            separator: ".")
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
+    }
+
+    // MARK: Invalid query value
+
+    /// The first declared enum or integer query parameter given `understudy-invalid`; 400 where documented.
+    private func invalidQuery(_ endpoint: AnyEndpoint, path: [String: String]) -> (@Sendable () async -> Void)? {
+        guard endpoint.errors.contains(.badRequest),
+            let parameter = endpoint.parameters.first(where: { $0.location == .query && $0.schema.isEnumOrInteger })
+        else { return nil }
+        let query =
+            session.queryValues(for: endpoint).filter { $0.0 != parameter.name } + [(parameter.name, Self.invalidValue)]
+        let request = session.request(endpoint, path: path, query: query)
+        let kind = parameter.schema.isInteger ? "an integer" : "an enum"
+        // The documents name 400 for bad input, not for each parameter: a server that ignores the value is
+        // worth a look, not a failed build.
+        let verdict = RefusalVerdict(
+            spec: spec, expected: .badRequest, what: "\(parameter.name)=\(Self.invalidValue) (\(kind) parameter)",
+            wrongStatus: .probeInvalidQueryAccepted, accepted: .probeInvalidQueryAccepted, statusSeverity: .warning)
+        return send(request, to: endpoint, judgedBy: verdict)
+    }
+
+    // MARK: Malformed body
+
+    /// Truncated JSON to the first create endpoint the run can call: 400, and nothing created.
+    private func malformedBody() -> (@Sendable () async -> Void)? {
+        guard
+            let endpoint = spec.endpoints.first(where: {
+                $0.method == .post && $0.success == .created && $0.request != nil && $0.path.parameterNames.isEmpty
+                    && $0.errors.contains(.badRequest) && session.canCall($0)
+            })
+        else { return nil }
+        var malformed = session.request(endpoint)
+        malformed.body = Array(#"{"understudy": "#.utf8)
+        malformed.headers.set("Content-Type", "application/json")
+        let request = malformed
+        let verdict = RefusalVerdict(
+            spec: spec, expected: .badRequest, what: "a malformed JSON body", wrongStatus: .probeMalformedBodyAccepted,
+            accepted: .probeMalformedBodyAccepted)
+        return send(request, to: endpoint, judgedBy: verdict)
+    }
+}
+
+/// How a refusal is judged: the expected status, a JSON content type, the API's error envelope and, for a
+/// 401, the challenge header.
+struct RefusalVerdict: Sendable {
+    let spec: APISpec
+    let expected: HTTPStatus
+    /// What was sent, for messages: "an unknown id (…)", "a garbage token".
+    let what: String
+    /// The rule for another refusal status, and for a 2xx (the request was accepted).
+    let wrongStatus: RuleID
+    let accepted: RuleID
+    /// The `WWW-Authenticate` value the server sends with the refusal, if it sends one.
+    var challenge: String?
+    /// The severity of a wrong status; a status the spec only assumes (``APISpec/assumedStatuses``) is
+    /// expected with a warning.
+    var statusSeverity: Diagnostic.Severity = .error
+
+    func findings(for response: RecordedResponse) -> [Diagnostic] {
+        guard response.status == expected.rawValue else {
+            let isSuccess = (200..<300).contains(response.status)
+            return [
+                Diagnostic(
+                    spec.assumedStatuses.contains(expected) ? .warning : statusSeverity,
+                    rule: isSuccess ? accepted : wrongStatus,
+                    message: "\(what) was answered with \(response.status), not \(expected)",
+                    expected: String(expected.rawValue), found: String(response.status),
+                    context: ["response": Render.preview(response.body)])
+            ]
+        }
+        var findings: [Diagnostic] = []
+        if let challenge, response.headers["WWW-Authenticate"] == nil {
+            findings.append(
+                Diagnostic(
+                    .error, rule: .probeWWWAuthenticateMissing,
+                    message:
+                        "the \(expected) answer to \(what) has no WWW-Authenticate header; the real server sends one",
+                    expected: "WWW-Authenticate: \(challenge), ...", found: "absent"))
+        }
+        let contentType = response.headers["Content-Type"]
+        guard let contentType, ResponseInspector.isJSON(contentType) else {
+            findings.append(
+                Diagnostic(
+                    .error, rule: .probeContentType,
+                    message:
+                        "the \(expected) answer to \(what) is \(contentType ?? "without a content type"), not JSON; "
+                        + "the app decodes the error from it",
+                    expected: "application/json", found: contentType ?? "absent"))
+            return findings
+        }
+        let model = spec.errorEnvelope.model
+        let problems = BodyCheck.findings(response.body, model: model, spec: spec)
+        if let problem = problems.first(where: { $0.severity == .error }) {
+            findings.append(
+                Diagnostic(
+                    .error, rule: .probeErrorEnvelope, at: problem.pointer,
+                    message: "the \(expected) answer to \(what) is not the API's error envelope \(model.name): "
+                        + problem.message,
+                    expected: problem.expected ?? model.name, found: problem.found ?? Render.preview(response.body)))
+        }
+        return findings
+    }
+}
+
+extension Auth {
+    /// Whether a request without a valid credential is refused.
+    var isProtected: Bool {
+        switch self {
+        case .required, .role: true
+        case .none, .optional: false
+        }
+    }
+}
+
+extension Schema {
+    var isInteger: Bool {
+        if case .integer = self { return true }
+        return false
+    }
+
+    var isEnumOrInteger: Bool {
+        switch self {
+        case .integer: true
+        case .string(let constraints): constraints.values != nil
+        default: false
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
+}

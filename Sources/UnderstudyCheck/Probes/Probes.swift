@@ -1,0 +1,38 @@
+import UnderstudyCore
+
+/// The requests `check` sends beyond the app's own: ones a conforming server must refuse
+/// (``NegativeProbes``) and lists whose rows must do what the query asked (``SemanticProbes``).
+///
+/// They run after the reads (so path parameters are known), only on endpoints the run can call, and
+/// `--no-probes` turns them off. A probe is not the app's request: it is not counted as a call of the
+/// endpoint, and its answer is judged by the probe, not by the read contract.
+enum Probes {
+    static func run(_ session: CheckSession) async {
+        await NegativeProbes(session: session).run()
+        await SemanticProbes(session: session).run()
+    }
+}
+
+extension CheckSession {
+    /// Sends a probe and records what `judge` finds in the answer (or the transport failure), each finding
+    /// tagged with the endpoint and the request's curl line.
+    /// - Returns: the answer, inflated, when one arrived.
+    @discardableResult
+    func probe(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, judge: (RecordedResponse) -> [Diagnostic]) async
+        -> RecordedResponse?
+    {
+        let exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
+        let findings: [Diagnostic]
+        switch exchange.outcome {
+        case .failure(let failure): findings = [ResponseInspector.diagnostic(for: failure)]
+        case .response(let response): findings = judge(response)
+        }
+        add(
+            findings.map { finding in
+                var finding = finding
+                finding.endpoint = endpoint.id
+                return finding
+            }, request: request)
+        return exchange.response
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import UnderstudyCore
+
+extension RuleID {
+    public static let semanticsQueryFailed: RuleID = "semantics.query-failed"
+    public static let semanticsOrder: RuleID = "semantics.order-ignored"
+    public static let semanticsFilter: RuleID = "semantics.filter-ignored"
+    public static let semanticsLimit: RuleID = "semantics.limit-ignored"
+    public static let semanticsEmbedAlias: RuleID = "semantics.embed-alias-missing"
+    public static let semanticsCount: RuleID = "semantics.count-mismatch"
+}
+
+/// A list must do what was asked, judged on conditions built from the items the server itself returned,
+/// so every verdict holds for any data.
+///
+/// For PostgREST tables (pagination `.range`): rows come back in the requested `order`, every row satisfies
+/// `eq`, `not.eq`, `in.(…)` and `or=(…)`, `limit` is honoured, a documented embed alias
+/// (`property:properties(id,title)`) names the embedded object, and `Prefer: count=exact` agrees with
+/// `Content-Range`. For other lists: an enum query parameter named like a member of the items (fitness
+/// `visibility`, VideGreniers `eventType`) filters on it.
+struct SemanticProbes {
+    let session: CheckSession
+
+    func run() async {
+        let lists = session.spec.endpoints.filter {
+            $0.method == .get && session.canCall($0) && session.reachedPathValues(for: $0) != nil
+                && ($0.pagination == .range || !ListSemantics.memberFilters(of: $0).isEmpty)
+        }
+        await session.forEach(lists) { endpoint in await ListSemantics(session: session, endpoint: endpoint).run() }
+    }
+}
+
+/// The semantic probes of one list endpoint.
+struct ListSemantics {
+    let session: CheckSession
+    let endpoint: AnyEndpoint
+
+    /// An item (a row) as the checks see it.
+    typealias Row = [String: JSONValue]
+
+    func run() async {
+        if endpoint.pagination == .range {
+            await postgrest()
+        } else {
+            await memberFilters()
+        }
+    }
+
+    // MARK: Other lists
+
+    /// The enum query parameters named like a member of the items.
+    static func memberFilters(of endpoint: AnyEndpoint) -> [Parameter] {
+        endpoint.parameters.filter { parameter in
+            guard parameter.location == .query else { return false }
+            switch parameter.schema {
+            case .string(let constraints): return constraints.values != nil
+            case .integer(let constraints): return constraints.values != nil
+            default: return false
+            }
+        }
+    }
+
+    /// Each member filter given the first item's value: every item has it. A warning: the documents name the
+    /// parameter, not that it compares the member of the same name.
+    private func memberFilters() async {
+        guard let items = await fetch([], check: { _, _ in [] }) else { return }
+        for parameter in Self.memberFilters(of: endpoint) {
+            let name = parameter.name
+            guard
+                let value = items.lazy.compactMap({ $0[name] }).first(where: {
+                    $0.stringValue != nil || $0.numberValue != nil
+                })
+            else { continue }
+            let text = CheckSession.text(value)
+            await fetch([(name, text)]) { items, _ in
+                guard let index = items.firstIndex(where: { $0[name] != nil && $0[name] != value }) else { return [] }
+                var warning = finding(
+                    .semanticsFilter, "\(name)=\(text) returned item \(index), which does not match it",
+                    expected: "only items whose \(name) is \(Self.render(value))",
+                    found: "\(name) \(Self.render(items[index][name] ?? .null))")
+                warning.severity = .warning
+                return [warning]
+            }
+        }
+    }
+
+    // MARK: PostgREST
+
+    private func postgrest() async {
+        // The rows every other probe is built from, counted.
+        guard let rows = await fetch([], headers: ["Prefer": "count=exact"], check: countAgrees), rows.count >= 2 else {
+            return
+        }
+        if let column = Self.orderColumn(rows) {
+            for direction in ["desc", "asc"] {
+                await fetch([("order", "\(column).\(direction)")]) { rows, _ in
+                    orderFinding(rows, column: column, descending: direction == "desc")
+                }
+            }
+        }
+        let columns = Self.filterColumns(rows)
+        if let best = columns.first {
+            let (column, first, second) = (best.0, best.1[0], best.1[1])
+            await filter([(column, "eq.\(first)")], on: [column]) { $0[column]?.stringValue == first }
+            await filter([(column, "not.eq.\(first)")], on: [column]) { $0[column]?.stringValue != first }
+            await filter([(column, "in.(\(first),\(second))")], on: [column]) { row in
+                row[column]?.stringValue.map { [first, second].contains($0) } ?? false
+            }
+            // Across two columns where there are two: the shape of the app's or=(payer_id.eq.X,payee_id.eq.X).
+            let (otherColumn, otherValue) = columns.dropFirst().first.map { ($0.0, $0.1[0]) } ?? (column, second)
+            await filter(
+                [("or", "(\(column).eq.\(first),\(otherColumn).eq.\(otherValue))")], on: [column, otherColumn]
+            ) {
+                $0[column]?.stringValue == first || $0[otherColumn]?.stringValue == otherValue
+            }
+        }
+        await fetch([("limit", "1")]) { rows, _ in
+            rows.count <= 1
+                ? []
+                : [
+                    finding(
+                        .semanticsLimit, "limit=1 returned \(rows.count) rows", expected: "at most 1 row",
+                        found: "\(rows.count) rows")
+                ]
+        }
+        for (select, alias, table) in Self.aliasedEmbeds(in: endpoint.examples.queries) {
+            await fetch([("select", select)]) { rows, _ in
+                guard let row = rows.first(where: { $0[alias] == nil || (alias != table && $0[table] != nil) }) else {
+                    return []
+                }
+                return [
+                    finding(
+                        .semanticsEmbedAlias, "select=\(select) returned the embed without its alias \(alias)",
+                        expected: "a member \(alias)",
+                        found: row[alias] == nil ? "no member \(alias)" : "a member \(table) next to \(alias)")
+                ]
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    /// Sends the list's read with `query` added and judges its items with `check`.
+    /// - Returns: the items (for PostgREST, the rows), when the answer has a list of objects.
+    @discardableResult
+    private func fetch(
+        _ query: [(String, String)], headers: HeaderFields = [:], check: ([Row], RecordedResponse) -> [Diagnostic]
+    ) async -> [Row]? {
+        let base = session.queryValues(for: endpoint).filter { name, _ in !query.contains { $0.0 == name } }
+        let request = session.request(
+            endpoint, path: session.reachedPathValues(for: endpoint) ?? [:], query: base + query, headers: headers)
+        let asked = query.isEmpty ? "the plain read" : query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        var rows: [Row]?
+        await session.probe(endpoint, request) { response in
+            guard (200..<300).contains(response.status) else {
+                return [
+                    finding(
+                        .semanticsQueryFailed, "\(asked) was answered with \(response.status)",
+                        expected: "2xx with the rows",
+                        found: String(response.status))
+                ]
+            }
+            guard let body = try? JSONParser().parse(response.body),
+                let parsed = PaginationWalk.items(in: body)?.compactMap(\.objectValue)
+            else { return [] }
+            rows = parsed
+            return check(parsed, response)
+        }
+        return rows
+    }
+
+    /// Sends a filter and checks every row satisfies `holds`; a row that does not is shown by `columns`.
+    private func filter(_ query: [(String, String)], on columns: [String], holds: (Row) -> Bool) async {
+        let asked = query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        await fetch(query) { rows, _ in
+            guard let index = rows.firstIndex(where: { !holds($0) }) else { return [] }
+            let shown = columns.map { "\($0) \(Self.render(rows[index][$0] ?? .null))" }.joined(separator: ", ")
+            return [
+                finding(
+                    .semanticsFilter, "\(asked) returned row \(index), which does not match it",
+                    expected: "only rows where \(asked)", found: shown)
+            ]
+        }
+    }
+
+    private func finding(_ rule: RuleID, _ message: String, expected: String, found: String) -> Diagnostic {
+        Diagnostic(.error, rule: rule, message: message, expected: expected, found: found)
+    }
+
+    // MARK: Verdicts
+
+    /// `Content-Range` counts the rows in the body, and its total (`count=exact`) is at least that.
+    private func countAgrees(_ rows: [Row], _ response: RecordedResponse) -> [Diagnostic] {
+        guard let header = response.headers["Content-Range"], let range = ContentRange(header) else { return [] }
+        let counted = range.range.map { $0.count } ?? 0
+        guard counted != rows.count || (range.total.map { $0 < rows.count } ?? false) else { return [] }
+        return [
+            finding(
+                .semanticsCount,
+                "Content-Range \(header) (Prefer: count=exact) does not match the \(rows.count) rows in the body",
+                expected: rows.isEmpty ? "*/0" : "0-\(rows.count - 1)/\(max(rows.count, range.total ?? 0))",
+                found: header)
+        ]
+    }
+
+    private func orderFinding(_ rows: [Row], column: String, descending: Bool) -> [Diagnostic] {
+        let values = rows.compactMap { $0[column] }.filter { $0 != .null }
+        for index in values.indices.dropFirst() {
+            guard let order = Self.compare(values[index - 1], values[index]) else { continue }
+            if descending ? order == .orderedAscending : order == .orderedDescending {
+                return [
+                    finding(
+                        .semanticsOrder,
+                        "order=\(column).\(descending ? "desc" : "asc") returned \(Self.render(values[index])) after "
+                            + "\(Self.render(values[index - 1]))",
+                        expected: "rows by \(column), \(descending ? "descending" : "ascending")",
+                        found: "\(column) \(Self.render(values[index - 1])), then \(Self.render(values[index]))")
+                ]
+            }
+        }
+        return []
+    }
+
+    // MARK: Choosing columns
+
+    /// `created_at` when the rows have it, else the first column of numbers or timestamps whose values differ.
+    static func orderColumn(_ rows: [Row]) -> String? {
+        let columns = rows[0].keys.sorted()
+        let ordered = ["created_at"] + columns.filter { $0 != "created_at" }
+        return ordered.first { column in
+            let values = rows.compactMap { $0[column] }.filter { $0 != .null }
+            return Set(values).count >= 2 && zip(values, values.dropFirst()).allSatisfy { compare($0, $1) != nil }
+        }
+    }
+
+    /// Text columns with at least two values that need no quoting in a filter, each with its distinct values
+    /// in row order; the most varied first.
+    static func filterColumns(_ rows: [Row]) -> [(String, [String])] {
+        let candidates = rows[0].keys.sorted().compactMap { column -> (String, [String])? in
+            var values: [String] = []
+            for row in rows {
+                guard let text = row[column]?.stringValue, text.count <= 64, text.allSatisfy(isPlain) else { continue }
+                if !values.contains(text) { values.append(text) }
+            }
+            return values.count >= 2 ? (column, values) : nil
+        }
+        return candidates.sorted { $0.1.count > $1.1.count }
+    }
+
+    /// Letters, digits, `-` and `_`: values PostgREST reads without quotes in `in.(…)` and `or=(…)`.
+    private static func isPlain(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    }
+
+    /// The documented `select=` values with an aliased embed (`*,property:properties(id,title)`), with the
+    /// alias and the table.
+    static func aliasedEmbeds(in queries: [String]) -> [(select: String, alias: String, table: String)] {
+        queries.flatMap { FormURLEncoding.pairs($0) }.filter { $0.name == "select" }.compactMap { pair in
+            let pattern = /(?:^|,)([A-Za-z_][A-Za-z0-9_]*):([A-Za-z_][A-Za-z0-9_]*)(?:![A-Za-z0-9_]+)?\(/
+            guard let match = pair.value.firstMatch(of: pattern) else { return nil }
+            return (pair.value, String(match.1), String(match.2))
+        }
+    }
+
+    /// Two values in the order PostgREST sorts them: numbers by value, timestamps by instant; `nil` for
+    /// anything else (text sorts by the database's collation, which the checker cannot know).
+    static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> ComparisonResult? {
+        switch (lhs, rhs) {
+        case (.number(let left), .number(let right)):
+            guard let left = Double(left.literal), let right = Double(right.literal) else { return nil }
+            return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+        case (.string(let left), .string(let right)):
+            guard let left = instant(left), let right = instant(right) else { return nil }
+            return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+        default:
+            return nil
+        }
+    }
+
+    private static func instant(_ text: String) -> Date? {
+        guard text.count >= 20, text.dropFirst(10).first == "T" else { return nil }
+        let formatter = ISO8601DateFormatter()
+        if text.contains(".") { formatter.formatOptions.insert(.withFractionalSeconds) }
+        return formatter.date(from: text)
+    }
+
+    private static func render(_ value: JSONValue) -> String {
+        value.serialized()
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudySpecs
+
+@testable import UnderstudyCheck
+
+/// PostgREST servers that answer every query with rows, but not the rows asked for: each `semantics.*`
+/// rule fires on the server that ignores its part of the grammar, and none on one that honours it.
+struct SemanticDriftTests {
+    /// What a drifted server ignores.
+    enum Drift: Sendable {
+        case order, filters, or, limit, alias, count
+    }
+
+    /// A few rows of one table and just enough PostgREST to serve them: `eq`, `not.eq`, `in`, `or` with
+    /// `eq`, `order`, `limit`, `Range`, `count=exact`, one aliased embed, and 401 for another token.
+    struct TinyPostgrest: Sendable {
+        var rows: [[String: JSONValue]]
+        var ignoring: Drift?
+
+        func answer(_ head: String) -> CannedServer.Answer {
+            let lines = head.components(separatedBy: "\r\n")
+            guard lines.contains("Authorization: Bearer \(DriftTests.token)") else {
+                return .json(
+                    #"{"code":"PGRST301","message":"JWSError JWSInvalidSignature","details":null,"hint":null}"#,
+                    status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
+            }
+            let target = lines[0].split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+            let query = FormURLEncoding.pairs(
+                target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+            var rows = self.rows
+            for (name, value) in query {
+                switch name {
+                case "order" where ignoring != .order:
+                    let parts = value.split(separator: ".").map(String.init)
+                    rows.sort { ($0[parts[0]]?.stringValue ?? "") < ($1[parts[0]]?.stringValue ?? "") }
+                    if parts.last == "desc" { rows.reverse() }
+                case "limit":
+                    guard let limit = Int(value) else {
+                        return .json(
+                            #"{"code":"PGRST100","message":"bad limit","details":null,"hint":null}"#, status: 400)
+                    }
+                    if ignoring != .limit { rows = Array(rows.prefix(limit)) }
+                case "or" where ignoring != .or:
+                    let terms = value.dropFirst().dropLast().split(separator: ",").map {
+                        $0.split(separator: ".", maxSplits: 2).map(String.init)
+                    }
+                    rows = rows.filter { row in terms.contains { row[$0[0]]?.stringValue == $0[2] } }
+                case "select" where value.contains("property:properties("):
+                    let key = ignoring == .alias ? "properties" : "property"
+                    rows = rows.map { row in
+                        var row = row
+                        row["property"] = nil
+                        row[key] = ["id": "p-1", "title": "Studio"]
+                        return row
+                    }
+                case "order", "or", "select": break
+                default:
+                    guard ignoring != .filters else { break }
+                    if value.hasPrefix("eq.") {
+                        rows = rows.filter { $0[name]?.stringValue == String(value.dropFirst(3)) }
+                    } else if value.hasPrefix("not.eq.") {
+                        rows = rows.filter { $0[name]?.stringValue != String(value.dropFirst(7)) }
+                    } else if value.hasPrefix("in.(") {
+                        let values = value.dropFirst(4).dropLast().split(separator: ",").map(String.init)
+                        rows = rows.filter { values.contains($0[name]?.stringValue ?? "") }
+                    }
+                }
+            }
+            var lower = 0
+            let range = lines.first { $0.hasPrefix("Range: ") }?.dropFirst(7).split(separator: "-").compactMap {
+                Int($0)
+            }
+            if let range, range.count == 2 {
+                lower = range[0]
+                rows = Array(rows.dropFirst(range[0]).prefix(range[1] - range[0] + 1))
+            }
+            let counted = lines.contains("Prefer: count=exact")
+            let total = counted ? String(self.rows.count) : "*"
+            var contentRange = rows.isEmpty ? "*/\(total)" : "\(lower)-\(lower + rows.count - 1)/\(total)"
+            if ignoring == .count, counted, range == nil { contentRange = "0-24/\(self.rows.count)" }
+            return .json(
+                JSONValue.array(rows.map(JSONValue.object)).serialized(), headers: [("Content-Range", contentRange)])
+        }
+    }
+
+    /// Three rows of `endpoint`'s fixture with distinct ids, statuses and creation times, stored oldest first.
+    static func rows(_ endpoint: String, statuses: [String]) -> [[String: JSONValue]] {
+        let row = DriftTests.fixture(EasyCo.spec, endpoint).arrayValue?.first?.objectValue ?? [:]
+        return statuses.enumerated().map { index, status in
+            row.merging([
+                "id": .string("00000000-0000-4000-8000-00000000000\(index)"), "status": .string(status),
+                "created_at": .string("2025-0\(index + 1)-01T09:00:00+00:00"),
+            ]) { $1 }
+        }
+    }
+
+    /// The lines and the messages (with what was found) of the findings above notes.
+    static func check(_ endpoint: String, statuses: [String], ignoring: Drift?) async throws
+        -> (lines: [String], messages: [String])
+    {
+        let server = TinyPostgrest(rows: rows(endpoint, statuses: statuses), ignoring: ignoring)
+        let path = String(endpoint.dropFirst(4))
+        let (lines, findings) = try await DriftTests.check(
+            EasyCo.spec, [endpoint], answers: [path: .choose { server.answer($0) }], probes: true)
+        // Probes of one rule on one endpoint are one finding; the others are its examples.
+        let messages = findings.filter { $0.severity > .note }.flatMap { finding in
+            ["\(finding.message) (found: \(finding.found ?? "-"))"] + finding.examples.map { String($0.dropFirst("/: ".count)) }
+        }
+        return (lines, messages)
+    }
+
+    static let members = "GET /rest/v1/property_members"
+    static let memberStatuses = ["active", "pending", "moved_out"]
+
+    @Test func aServerThatHonoursTheGrammarIsClean() async throws {
+        #expect(try await Self.check(Self.members, statuses: Self.memberStatuses, ignoring: nil).lines == [])
+        let applications = try await Self.check(
+            "GET /rest/v1/applications", statuses: ["pending", "reviewing", "approved"], ignoring: nil)
+        #expect(applications.lines == [])
+    }
+
+    static let id0 = "00000000-0000-4000-8000-000000000000"
+
+    @Test(arguments: [
+        (
+            Drift.order, "semantics.order-ignored",
+            [
+                #"order=created_at.desc returned "2025-02-01T09:00:00+00:00" after "2025-01-01T09:00:00+00:00" "#
+                    + #"(found: created_at "2025-01-01T09:00:00+00:00", then "2025-02-01T09:00:00+00:00")"#
+            ]
+        ),
+        (
+            Drift.filters, "semantics.filter-ignored",
+            [
+                "id=eq.\(id0) returned row 1, which does not match it (found: id \"00000000-0000-4000-8000-000000000001\")",
+                "id=not.eq.\(id0) returned row 0, which does not match it (found: id \"\(id0)\")",
+                "id=in.(\(id0),00000000-0000-4000-8000-000000000001) returned row 2, which does not match it "
+                    + "(found: id \"00000000-0000-4000-8000-000000000002\")",
+            ]
+        ),
+        (
+            Drift.or, "semantics.filter-ignored",
+            [
+                "or=(id.eq.\(id0),status.eq.active) returned row 1, which does not match it "
+                    + "(found: id \"00000000-0000-4000-8000-000000000001\", status \"pending\")"
+            ]
+        ),
+        (Drift.limit, "semantics.limit-ignored", ["limit=1 returned 3 rows (found: 3 rows)"]),
+        (
+            Drift.count, "semantics.count-mismatch",
+            ["Content-Range 0-24/3 (Prefer: count=exact) does not match the 3 rows in the body (found: 0-24/3)"]
+        ),
+    ])
+    func eachIgnoredPartIsReported(drift: Drift, rule: String, messages: [String]) async throws {
+        let found = try await Self.check(Self.members, statuses: Self.memberStatuses, ignoring: drift)
+        #expect(found.lines == ["error \(rule) GET /rest/v1/property_members /"])
+        #expect(found.messages.sorted() == messages.sorted())
+    }
+
+    @Test func anEmbedWithoutItsAliasIsReported() async throws {
+        let found = try await Self.check(
+            "GET /rest/v1/applications", statuses: ["pending", "reviewing", "approved"], ignoring: .alias)
+        #expect(found.lines == ["error semantics.embed-alias-missing GET /rest/v1/applications /"])
+        #expect(
+            found.messages == [
+                "select=*,property:properties(id,title) returned the embed without its alias property "
+                    + "(found: no member property)"
+            ])
+    }
+
+    // MARK: Other lists
+
+    /// Fitness activities, one public and one for friends; `visibility` honoured or not.
+    static func activities(honouringVisibility: Bool) -> [String: CannedServer.Answer] {
+        var items = DriftTests.fixture(Fitness.spec, "GET /activities").arrayValue ?? []
+        DriftTests.set("public", "visibility", in: &items[0])
+        DriftTests.set("friends", "visibility", in: &items[1])
+        let list = items
+        return [
+            "/activities": .choose { head in
+                if head.contains("understudy-invalid") { return ProbeDriftTests.error(Fitness.spec, .badRequest) }
+                let asked = ["public", "friends"].first { head.contains("visibility=\($0)") }
+                guard honouringVisibility, let asked else { return .json(JSONValue.array(list).serialized()) }
+                return .json(JSONValue.array(list.filter { $0["visibility"]?.stringValue == asked }).serialized())
+            }
+        ]
+    }
+
+    @Test func aListFilterNamedLikeAMemberMustFilterOnIt() async throws {
+        let (clean, _) = try await DriftTests.check(
+            Fitness.spec, DriftTests.fitnessList, answers: Self.activities(honouringVisibility: true), probes: true)
+        #expect(clean == [])
+        let (lines, findings) = try await DriftTests.check(
+            Fitness.spec, DriftTests.fitnessList, answers: Self.activities(honouringVisibility: false), probes: true)
+        #expect(lines == ["warning semantics.filter-ignored GET /activities /"])
+        let finding = try #require(findings.first { $0.rule == .semanticsFilter })
+        #expect(finding.message == "visibility=public returned item 1, which does not match it")
+        #expect(finding.found == #"visibility "friends""#)
+    }
+}
