@@ -185,7 +185,9 @@ public final class MockEngine: Sendable {
             var drop = false
             var malformed = false
             for rule in rules {
-                latency += rule.latencyMilliseconds
+                // Capped at each step, so neither a rule built in code nor many rules can overflow the sum.
+                let cap = FaultRule.maximumLatencyMilliseconds
+                latency = min(latency + min(max(0, rule.latencyMilliseconds), cap), cap)
                 if rule.errorRate > 0 && state.random.chance(rule.errorRate) { status = rule.status ?? 500 }
                 if rule.dropRate > 0 && state.random.chance(rule.dropRate) { drop = true }
                 if rule.malformedRate > 0 && state.random.chance(rule.malformedRate) { malformed = true }

@@ -14,10 +14,11 @@ extension EasyCoMock {
         let root = try executor.plan(query, table: table)
         let range = try PostgrestRange(
             header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
-        let matched = executor.matches(root)
+        let matched = try executor.matches(root)
         let total = preferences.count != nil ? matched.count : nil
         if let total, range.lower > total {
-            throw PostgrestErrors.range("An offset of \(range.lower) was requested, but there are only \(total) rows.")
+            throw PostgrestErrors.range(
+                "An offset of \(range.lower) was requested, but there are only \(total) rows.", total: total)
         }
         let slice = range.slice(matched.count)
         let body = try executor.write(root, positions: matched[slice])

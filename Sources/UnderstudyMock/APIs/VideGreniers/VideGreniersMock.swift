@@ -204,8 +204,13 @@ public struct VideGreniersMock: MockBehaviour {
     }
 
     /// `page` and `pageSize` (validated by the engine: page ≥ 1, 1 ≤ pageSize ≤ 100).
-    static func paging(_ request: MockRequest) -> (page: Int, pageSize: Int) {
-        (request.query["page"].flatMap { Int($0) } ?? 1, request.query["pageSize"].flatMap { Int($0) } ?? 20)
+    /// - Throws: 400 for a page beyond `Int32`: ASP.NET binds it to an `int` and refuses what does not fit.
+    static func paging(_ request: MockRequest) throws(MockError) -> (page: Int, pageSize: Int) {
+        let page = request.query["page"].flatMap { Int($0) } ?? 1
+        guard page <= Int(Int32.max) else {
+            throw MockError(.badRequest, "query parameter page: The value '\(page)' is not valid for page.")
+        }
+        return (page, request.query["pageSize"].flatMap { Int($0) } ?? 20)
     }
 
     /// A query date-time (RFC 3339, with or without fractional seconds).
