@@ -18,7 +18,8 @@ public final class MockEngine: Sendable {
     private let faults: Mutex<FaultState>
     /// Read on every request without taking the faults lock.
     private let hasFaults: Atomic<Bool>
-    private let cache = Mutex<[CacheKey: MockResponse]>([:])
+    /// Finished GET answers; bounded, so distinct query strings cannot grow memory without end.
+    let cache = Mutex(ResponseCache<CacheKey, MockResponse>(maximumEntries: 1024, maximumBytes: 64 << 20))
     private let rateLimiter: RateLimiter?
 
     /// A class, so matching a request moves one reference instead of copying a whole spec.
@@ -53,7 +54,13 @@ public final class MockEngine: Sendable {
         /// Headers answers vary on: the host (42's absolute `Link` URLs) and PostgREST's `Range`,
         /// `Range-Unit`, `Prefer` and `Accept`.
         let variant: String
+
+        /// The bytes of the key's strings, which a long query string makes large.
+        var bytes: Int { route.utf8.count + path.utf8.count + query.utf8.count + variant.utf8.count + (subject?.utf8.count ?? 0) }
     }
+
+    /// What a response costs in the cache: body, headers and bookkeeping.
+    static let entryOverhead = 256
 
     static let varyingHeaders = ["host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit", "prefer", "accept"]
 
@@ -154,13 +161,10 @@ public final class MockEngine: Sendable {
             version: behaviour.stateVersion, route: route.id, path: raw.path, query: raw.query,
             subject: request.principal?.subject,
             variant: Self.varyingHeaders.map { raw.header($0) ?? "" }.joined(separator: "\n"))
-        if cacheable, let cached = cache.withLock({ $0[key] }) { return cached }
+        if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached }
         let response = try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
         if cacheable && response.status == 200 {
-            cache.withLock { cache in
-                if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
-                cache[key] = response
-            }
+            cache.withLock { $0.insert(response, bytes: key.bytes + response.bytes, for: key) }
         }
         return response
     }

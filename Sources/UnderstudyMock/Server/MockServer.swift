@@ -45,6 +45,7 @@ public final class MockServer: Sendable {
         let bound = BoundPort()
         let application = Application(
             responder: MockHTTPResponder(engine: engine),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "understudy"),
             onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
