@@ -42,6 +42,9 @@ struct Mock: AsyncParsableCommand {
     @Option(help: "Refuse request bodies larger than this many bytes (413).")
     var maxBodyBytes: Int = 1 << 20
 
+    @Option(help: "Close a connection idle (or sending its request head) for this many seconds (0.1 to 86400).")
+    var idleTimeout: Double = 60
+
     func validate() throws {
         guard MockLauncher.labels(for: api) != nil else {
             throw ValidationError("unknown API \"\(api)\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all")
@@ -55,6 +58,9 @@ struct Mock: AsyncParsableCommand {
             do { _ = try FaultRule(parsing: rule) } catch { throw ValidationError(error.description) }
         }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard (0.1...86_400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds")
+        }
     }
 
     func run() async throws {
@@ -62,7 +68,8 @@ struct Mock: AsyncParsableCommand {
             seed: seed, stateFile: state.map { URL(fileURLWithPath: $0) },
             fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,
             maximumBodyBytes: maxBodyBytes, faults: try fault.map { try FaultRule(parsing: $0) },
-            rateLimit: rateLimit.flatMap(RateLimit.init(parsing:)))
+            rateLimit: rateLimit.flatMap(RateLimit.init(parsing:)),
+            idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())))
         let signals = SignalWaiter()
         let running: [MockLauncher.Running]
         do {

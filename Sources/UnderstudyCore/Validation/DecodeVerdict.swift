@@ -87,6 +87,9 @@ public enum BodyCheck {
     public static func findings(
         _ bytes: [UInt8], model: ModelReference, spec: APISpec, parser: JSONParser = JSONParser()
     ) -> [Diagnostic] {
+        // The app's decode runs before the tree is built, so the two never hold memory at the same time: a
+        // 30 MB answer costs the larger of them, not their sum.
+        let decodeError = model.decodeError(Data(bytes), settings: spec.app.decoder)
         let body: JSONValue
         do {
             body = try parser.parse(bytes)
@@ -97,18 +100,25 @@ public enum BodyCheck {
                     expected: "JSON", found: Render.preview(bytes))
             ]
         }
-        return findings(body, bytes: bytes, model: model, spec: spec)
+        return validation(body, model: model, spec: spec) + (decodeError.flatMap {
+            DecodeVerdict.diagnostic(for: $0, body: body, model: model.name)
+        }.map { [$0] } ?? [])
     }
 
     /// The findings for an already parsed body (`bytes` are what the app decodes).
     public static func findings(_ body: JSONValue, bytes: [UInt8], model: ModelReference, spec: APISpec) -> [Diagnostic] {
-        var findings = Validator(definitions: spec.definitions).validate(body, against: model.schema, mergingRepeats: true)
+        var findings = validation(body, model: model, spec: spec)
         if let error = model.decodeError(Data(bytes), settings: spec.app.decoder),
             let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
         {
             findings.append(finding)
         }
         return findings
+    }
+
+    /// The schema verdict, repeats merged (one finding per rule and location, with occurrences).
+    private static func validation(_ body: JSONValue, model: ModelReference, spec: APISpec) -> [Diagnostic] {
+        Validator(definitions: spec.definitions).validate(body, against: model.schema, mergingRepeats: true)
     }
 }
 

@@ -134,6 +134,11 @@ public struct RequestInspector: Sendable {
         case .nullable(let wrapped): return coerce(text, to: wrapped)
         case .integer:
             if let int = Int(text) { return .integer(int) }
+            // An integer too large for `Int` is still a number: the validator reports it as out of range.
+            let digits = text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
+            if !digits.isEmpty && digits.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) {
+                return .number(JSONNumber(uncheckedLiteral: text))
+            }
         case .number, .decimal:
             if Double(text) != nil, (try? JSONParser().parse(text))?.numberValue != nil {
                 return .number(JSONNumber(uncheckedLiteral: text))

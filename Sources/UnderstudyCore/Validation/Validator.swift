@@ -184,6 +184,16 @@ private struct Walk {
     }
 
     mutating func checkInteger(_ number: JSONNumber, _ constraints: IntegerConstraints) {
+        // Valid JSON, but no Swift `Int` (nor a 64-bit integer on any server) holds it: say so, rather than
+        // let the decoder call the document invalid.
+        guard number.intValue != nil else {
+            let negative = number.literal.hasPrefix("-")
+            report(
+                negative ? .belowMinimum : .aboveMaximum,
+                "\(number.literal) is out of range for a 64-bit integer", expected: "a 64-bit integer",
+                found: number.literal)
+            return
+        }
         if let values = constraints.values {
             guard let int = number.intValue, values.contains(int) else {
                 let expected = "one of " + values.map(String.init).joined(separator: ", ")

@@ -28,6 +28,10 @@ public protocol MockBehaviour: Sendable {
     /// The status for a request that breaks the descriptor (400 by default; the 42 API answers 422).
     var validationStatus: HTTPStatus { get }
 
+    /// What the API's framework does with a request body of a media type (`text/plain`, lower-cased, without
+    /// parameters): `nil` when it reads it, as the JSON and form media types are read by default.
+    func unreadableBody(mediaType: String) -> UnreadableBody?
+
     /// Restores the seed state.
     func reset() throws
 
@@ -44,4 +48,38 @@ extension MockBehaviour {
     }
 
     public var validationStatus: HTTPStatus { .badRequest }
+
+    /// JSON and forms are read; any other media type is refused with 415.
+    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+        MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .refused(MediaType.unsupported(mediaType))
+    }
+}
+
+/// What a framework does with a body it does not read.
+public enum UnreadableBody: Sendable {
+    /// The body is left unread, as Express's and Rails's body parsers leave it: the handler sees `{}`.
+    case ignored
+    /// The request is refused with this error.
+    case refused(MockError)
+}
+
+/// Request media types.
+public enum MediaType {
+    public static let form = "application/x-www-form-urlencoded"
+
+    /// `text/plain` from `Text/Plain; charset=utf-8`.
+    public static func essence(_ contentType: String) -> String {
+        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            .trimmingSpaces.lowercased()
+    }
+
+    /// `application/json` and the `+json` types (`application/merge-patch+json`).
+    public static func isJSON(_ mediaType: String) -> Bool {
+        mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+
+    /// 415 in the API's envelope.
+    public static func unsupported(_ mediaType: String) -> MockError {
+        MockError(.init(rawValue: 415), "Content-Type \(mediaType) is not supported; send application/json")
+    }
 }

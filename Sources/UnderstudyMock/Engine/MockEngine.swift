@@ -18,7 +18,8 @@ public final class MockEngine: Sendable {
     private let faults: Mutex<FaultState>
     /// Read on every request without taking the faults lock.
     private let hasFaults: Atomic<Bool>
-    private let cache = Mutex<[CacheKey: MockResponse]>([:])
+    /// Finished GET answers; bounded, so distinct query strings cannot grow memory without end.
+    let cache = Mutex(ResponseCache<CacheKey, MockResponse>(maximumEntries: 1024, maximumBytes: 64 << 20))
     private let rateLimiter: RateLimiter?
 
     /// A class, so matching a request moves one reference instead of copying a whole spec.
@@ -53,7 +54,13 @@ public final class MockEngine: Sendable {
         /// Headers answers vary on: the host (42's absolute `Link` URLs) and PostgREST's `Range`,
         /// `Range-Unit`, `Prefer` and `Accept`.
         let variant: String
+
+        /// The bytes of the key's strings, which a long query string makes large.
+        var bytes: Int { route.utf8.count + path.utf8.count + query.utf8.count + variant.utf8.count + (subject?.utf8.count ?? 0) }
     }
+
+    /// What a response costs in the cache: body, headers and bookkeeping.
+    static let entryOverhead = 256
 
     static let varyingHeaders = ["host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit", "prefer", "accept"]
 
@@ -92,33 +99,67 @@ public final class MockEngine: Sendable {
 
     /// Answers one request.
     public func respond(to raw: RawRequest) async -> MockResponse {
+        // Whatever the answer to HEAD, it has no body: a body would be read as the next response.
+        raw.method == "HEAD" ? await dispatch(raw).withoutBody() : await dispatch(raw)
+    }
+
+    private func dispatch(_ raw: RawRequest) async -> MockResponse {
         let spec = defaultSpec
         if raw.path.hasPrefix("/__understudy/") { return await admin(raw, spec: spec) }
-        guard let method = HTTPMethod(rawValue: raw.method) else {
-            return behaviour.errorResponse(MockError(.init(rawValue: 405), "method \(raw.method) is not supported"), spec: spec)
-        }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
-        let matched = routes.first { $0.endpoint.method == method && Self.matches($0.segments, segments) }
+        let candidates = routes.filter { Self.matches($0.segments, segments) }
+        // HEAD is GET without the body (RFC 9110 §9.3.2), on every GET route.
+        let isHeadOfGet = raw.method == "HEAD" && candidates.contains { $0.endpoint.method == .get }
+        let method = isHeadOfGet ? .get : HTTPMethod(rawValue: raw.method)
+        let matched = method.flatMap { method in candidates.first { $0.endpoint.method == method } }
 
         if let response = await injectFault(endpoint: matched?.id) { return response }
 
         guard let route = matched else {
-            let candidates = routes.filter { Self.matches($0.segments, segments) }
-            if let other = candidates.first {
-                let allowed = candidates.map(\.endpoint.method.rawValue).joined(separator: ", ")
-                return behaviour.errorResponse(
-                    MockError(.init(rawValue: 405), "\(raw.method) is not allowed on \(raw.path); allowed: \(allowed)", headers: [("Allow", allowed)]),
-                    spec: other.spec)
+            let allowed = Self.allowed(candidates)
+            if raw.method == "OPTIONS", !candidates.isEmpty { return Self.options(raw, allowed: allowed) }
+            // A known method on an unknown path is 404; an unknown one (TRACE, CONNECT) is 405 anywhere.
+            if candidates.isEmpty, method != nil || raw.method == "HEAD" || raw.method == "OPTIONS" {
+                return behaviour.errorResponse(MockError(.notFound, "no route for \(raw.method) \(raw.path)"), spec: spec)
             }
-            return behaviour.errorResponse(MockError(.notFound, "no route for \(raw.method) \(raw.path)"), spec: spec)
+            let message =
+                candidates.isEmpty
+                ? "method \(raw.method) is not supported" : "\(raw.method) is not allowed on \(raw.path); allowed: \(allowed)"
+            return behaviour.errorResponse(
+                MockError(.init(rawValue: 405), message, headers: [("Allow", allowed)]), spec: candidates.first?.spec ?? spec)
         }
         do {
-            return try await answer(raw, method: method, route: route, segments: segments)
+            return try await answer(raw, method: method ?? .get, route: route, segments: segments)
         } catch let error as MockError {
             return behaviour.errorResponse(error, spec: route.spec)
         } catch {
             return behaviour.errorResponse(MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
         }
+    }
+
+    /// The `Allow` value of a path: its methods, HEAD with GET, and OPTIONS; empty for an unknown path.
+    static func allowed(_ candidates: [Route]) -> String {
+        guard !candidates.isEmpty else { return "" }
+        let methods = Set(candidates.map(\.endpoint.method.rawValue))
+        let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        return order.filter { methods.contains($0) || ($0 == "HEAD" && methods.contains("GET")) || $0 == "OPTIONS" }
+            .joined(separator: ", ")
+    }
+
+    /// 204 with `Allow`, and for a CORS preflight (`Origin`) the `Access-Control-Allow-*` headers echoing
+    /// what the browser asks for, so a web app can call the mock from another origin.
+    static func options(_ raw: RawRequest, allowed: String) -> MockResponse {
+        var headers = [("Allow", allowed)]
+        if let origin = raw.header("origin") {
+            headers += [
+                ("Access-Control-Allow-Origin", origin), ("Access-Control-Allow-Methods", allowed),
+                ("Access-Control-Max-Age", "600"), ("Vary", "Origin"),
+            ]
+            if let requested = raw.header("access-control-request-headers") {
+                headers.append(("Access-Control-Allow-Headers", requested))
+            }
+        }
+        return .empty(status: 204, headers: headers)
     }
 
     private func answer(_ raw: RawRequest, method: HTTPMethod, route: Route, segments: [Substring]) async throws -> MockResponse {
@@ -147,6 +188,14 @@ public final class MockEngine: Sendable {
             guard principal.has(role: role) else { throw MockError(.forbidden, "the \(role) role is required") }
         }
 
+        // A body only counts with a media type the API reads; without a Content-Type it is read as JSON.
+        if endpoint.request != nil, !request.body.isBlankJSON, let contentType = request.header("content-type") {
+            switch behaviour.unreadableBody(mediaType: MediaType.essence(contentType)) {
+            case .refused(let error)?: throw error
+            case .ignored?: request.body = Array("{}".utf8)
+            case nil: break
+            }
+        }
         try RequestValidation(route: route, status: behaviour.validationStatus).validate(&request)
 
         let cacheable = method == .get
@@ -154,13 +203,10 @@ public final class MockEngine: Sendable {
             version: behaviour.stateVersion, route: route.id, path: raw.path, query: raw.query,
             subject: request.principal?.subject,
             variant: Self.varyingHeaders.map { raw.header($0) ?? "" }.joined(separator: "\n"))
-        if cacheable, let cached = cache.withLock({ $0[key] }) { return cached }
+        if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached }
         let response = try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
         if cacheable && response.status == 200 {
-            cache.withLock { cache in
-                if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
-                cache[key] = response
-            }
+            cache.withLock { $0.insert(response, bytes: key.bytes + response.bytes, for: key) }
         }
         return response
     }
@@ -185,7 +231,9 @@ public final class MockEngine: Sendable {
             var drop = false
             var malformed = false
             for rule in rules {
-                latency += rule.latencyMilliseconds
+                // Capped at each step, so neither a rule built in code nor many rules can overflow the sum.
+                let cap = FaultRule.maximumLatencyMilliseconds
+                latency = min(latency + min(max(0, rule.latencyMilliseconds), cap), cap)
                 if rule.errorRate > 0 && state.random.chance(rule.errorRate) { status = rule.status ?? 500 }
                 if rule.dropRate > 0 && state.random.chance(rule.dropRate) { drop = true }
                 if rule.malformedRate > 0 && state.random.chance(rule.malformedRate) { malformed = true }

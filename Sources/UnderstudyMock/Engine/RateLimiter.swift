@@ -5,7 +5,18 @@ import Synchronization
 final class RateLimiter: Sendable {
     private let limit: RateLimit
     private let now: @Sendable () -> Date
-    private let windows = Mutex<[String: (start: Date, count: Int)]>([:])
+    private let windows = Mutex<Windows>(Windows())
+
+    /// The counters, keyed by a client-chosen value (the `Authorization` header): without pruning, a client
+    /// sending a new value with every request would grow them without bound.
+    struct Windows {
+        var counters: [String: (start: Date, count: Int)] = [:]
+        /// The size at which expired windows are dropped; doubled when most of them are still running.
+        var pruneAt = 4_096
+    }
+
+    /// How many clients have a counter.
+    var clientCount: Int { windows.withLock { $0.counters.count } }
 
     init(_ limit: RateLimit, now: @escaping @Sendable () -> Date) {
         self.limit = limit
@@ -16,14 +27,18 @@ final class RateLimiter: Sendable {
     func admit(_ client: String) -> Int? {
         let now = now()
         return windows.withLock { windows in
-            var window = windows[client] ?? (now, 0)
+            if windows.counters.count >= windows.pruneAt {
+                windows.counters = windows.counters.filter { now.timeIntervalSince($0.value.start) < limit.seconds }
+                windows.pruneAt = max(4_096, windows.counters.count * 2)
+            }
+            var window = windows.counters[client] ?? (now, 0)
             if now.timeIntervalSince(window.start) >= limit.seconds { window = (now, 0) }
             guard window.count < limit.requests else {
                 let remaining = limit.seconds - now.timeIntervalSince(window.start)
                 return max(1, Int(remaining.rounded(.up)))
             }
             window.count += 1
-            windows[client] = window
+            windows.counters[client] = window
             return nil
         }
     }

@@ -2,7 +2,7 @@ import UnderstudyCore
 
 /// A fault to inject on one route, or on every route: `GET /activities: latency=200ms, error-rate=0.5`.
 ///
-/// Keys: `latency=<N>ms|<N>s`, `status=<code>` (always answer it), `error-rate=<0..1>` (answer
+/// Keys: `latency=<N>ms|<N>s` (at most ``maximumLatencyMilliseconds``), `status=<code>` (always answer it), `error-rate=<0..1>` (answer
 /// `status`, 500 by default, that often), `drop=<0..1>` (close the connection mid-response that often),
 /// `malformed=<0..1>` (answer a truncated JSON body that often). A bare key means probability 1.
 /// The route is `METHOD /path` as the inventory writes it, or `*`.
@@ -14,6 +14,10 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     public var errorRate: Double = 0
     public var dropRate: Double = 0
     public var malformedRate: Double = 0
+
+    /// The longest latency a rule may inject, one hour: longer is a typo, and a `Duration` of `1e300s`
+    /// would not even fit in the clock's integer type.
+    public static let maximumLatencyMilliseconds = 3_600_000
 
     /// Parses the textual form.
     /// - Throws: ``FaultRuleError`` naming the bad part.
@@ -67,9 +71,19 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
 
     private static func duration(_ value: String?, _ setting: String) throws(FaultRuleError) -> Int {
         guard let value else { throw FaultRuleError("fault \"\(setting)\": latency needs a value such as 200ms") }
-        if value.hasSuffix("ms"), let number = Int(value.dropLast(2)), number >= 0 { return number }
-        if value.hasSuffix("s"), let number = Double(value.dropLast()), number >= 0 { return Int(number * 1000) }
-        throw FaultRuleError("fault \"\(setting)\": latency must look like 200ms or 1.5s")
+        let milliseconds: Double
+        if value.hasSuffix("ms"), let number = Double(value.dropLast(2)) {
+            milliseconds = number
+        } else if value.hasSuffix("s"), let number = Double(value.dropLast()) {
+            milliseconds = number * 1000
+        } else {
+            throw FaultRuleError("fault \"\(setting)\": latency must look like 200ms or 1.5s")
+        }
+        // The comparison is on the Double, before any conversion to Int can trap (NaN fails it too).
+        guard milliseconds >= 0, milliseconds <= Double(maximumLatencyMilliseconds) else {
+            throw FaultRuleError("fault \"\(setting)\": latency must be between 0 and 3600s (1 hour)")
+        }
+        return Int(milliseconds.rounded())
     }
 
     private static func probability(_ value: String?, _ setting: String) throws(FaultRuleError) -> Double {

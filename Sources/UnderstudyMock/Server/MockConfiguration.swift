@@ -15,13 +15,21 @@ public struct MockConfiguration: Sendable {
     public var faults: [FaultRule]
     /// Requests allowed per client, or `nil` for no limit.
     public var rateLimit: RateLimit?
+    /// How long a connection may stay idle (no request, or a request head that never completes) before the
+    /// server closes it, so idle and slow clients cannot hold connections forever.
+    public var idleTimeout: Duration
     /// The clock tokens and timestamps follow.
     public var now: @Sendable () -> Date
+
+    /// The default ``idleTimeout``: a minute, as nginx's `client_header_timeout` and Kestrel's keep-alive
+    /// are of that order.
+    public static let defaultIdleTimeout = Duration.seconds(60)
 
     public init(
         seed: UInt64 = 1, stateFile: URL? = nil, fixturesDirectory: URL? = nil,
         jwtSecret: String = MockConfiguration.defaultJWTSecret, maximumBodyBytes: Int = 1 << 20, faults: [FaultRule] = [],
-        rateLimit: RateLimit? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        rateLimit: RateLimit? = nil, idleTimeout: Duration = MockConfiguration.defaultIdleTimeout,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.seed = seed
         self.stateFile = stateFile
@@ -30,6 +38,7 @@ public struct MockConfiguration: Sendable {
         self.maximumBodyBytes = maximumBodyBytes
         self.faults = faults
         self.rateLimit = rateLimit
+        self.idleTimeout = idleTimeout
         self.now = now
     }
 

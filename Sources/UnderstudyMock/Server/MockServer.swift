@@ -45,6 +45,7 @@ public final class MockServer: Sendable {
         let bound = BoundPort()
         let application = Application(
             responder: MockHTTPResponder(engine: engine),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "understudy"),
             onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
@@ -133,7 +134,14 @@ struct MockHTTPResponder: HTTPResponder {
         let raw = RawRequest(
             method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", headers: headers,
             body: Array(buffer: body), client: context.client)
-        return Self.response(await engine.respond(to: raw))
+        var response = await engine.respond(to: raw)
+        if request.method == .connect {
+            // NIO frames every answer to CONNECT without a body or length (a 2xx would open a tunnel), so the
+            // only clean end of the answer is the end of the connection.
+            response.headers.append(("Connection", "close"))
+            response.dropConnection = true
+        }
+        return Self.response(response)
     }
 
     static func response(_ response: MockResponse) -> Response {

@@ -413,7 +413,7 @@ extension EasyCoMockTests {
             let executor = PostgrestExecutor(
                 catalog: .easyCo, tables: state.tables, caller: caller, cache: PostgrestColumnCache())
             let node = try executor.plan(try PostgrestQuery(QueryItems(query)), table: table)
-            let positions = executor.matches(node)
+            let positions = try executor.matches(node)
             var values: [JSONValue] = []
             for position in positions { values.append(.object(try executor.shape(node, position))) }
             let written = try executor.write(node, positions: positions)

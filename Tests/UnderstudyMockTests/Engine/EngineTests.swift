@@ -27,9 +27,15 @@ struct EngineTests {
         #expect(missing.json == ["message": "no route for GET /nope", "status": 404])
         let wrongMethod = await engine.send("PUT", "/notes")
         #expect(wrongMethod.status == 405)
-        #expect(wrongMethod.json?["message"] == "PUT is not allowed on /notes; allowed: GET, POST")
-        #expect(wrongMethod.response.header("Allow") == "GET, POST")
-        #expect(await engine.send("BREW", "/notes").status == 405)
+        #expect(wrongMethod.json?["message"] == "PUT is not allowed on /notes; allowed: GET, HEAD, POST, OPTIONS")
+        #expect(wrongMethod.response.header("Allow") == "GET, HEAD, POST, OPTIONS")
+        let brew = await engine.send("BREW", "/notes")
+        #expect(brew.status == 405)
+        #expect(brew.response.header("Allow") == "GET, HEAD, POST, OPTIONS")
+        let trace = await engine.send("TRACE", "/nope")
+        #expect(trace.status == 405)
+        #expect(trace.json == ["message": "method TRACE is not supported", "status": 405])
+        #expect(trace.response.header("Allow") == "")
     }
 
     @Test func authenticationAndRoles() async throws {

@@ -74,6 +74,12 @@ public struct ApinestMock: MockBehaviour {
         }
     }
 
+    /// NestJS's Express parsers read JSON and forms and leave any other body unread (`{}`), which the
+    /// validation pipe then refuses field by field.
+    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+        MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .ignored
+    }
+
     public func reset() throws {
         try store.reset()
     }

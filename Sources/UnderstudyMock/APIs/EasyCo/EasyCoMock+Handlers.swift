@@ -14,13 +14,16 @@ extension EasyCoMock {
         let root = try executor.plan(query, table: table)
         let range = try PostgrestRange(
             header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
-        let matched = executor.matches(root)
+        let matched = try executor.matches(root)
         let total = preferences.count != nil ? matched.count : nil
         if let total, range.lower > total {
-            throw PostgrestErrors.range("An offset of \(range.lower) was requested, but there are only \(total) rows.")
+            throw PostgrestErrors.range(
+                "An offset of \(range.lower) was requested, but there are only \(total) rows.", total: total)
         }
         let slice = range.slice(matched.count)
         let body = try executor.write(root, positions: matched[slice])
+        // Embeds filter their rows while they are written: a regex there may have run out of time too.
+        try executor.timeout.ensureInTime()
         let status = total.map { slice.count < $0 ? 206 : 200 } ?? 200
         let contentRange = Self.contentRange(lower: slice.lowerBound, count: slice.count, total: total)
         return MockResponse(
@@ -211,8 +214,9 @@ extension EasyCoMock {
             let root = try executor.plan(query, table: table)
             let deletable = executor.security(table, .delete)
             var positions = (state.tables[table]?.rows ?? []).indices.filter { position in
-                deletable(position) && (root.predicate?(position) ?? true) == true
+                !executor.timeout.expired && deletable(position) && (root.predicate?(position) ?? true) == true
             }
+            try executor.timeout.ensureInTime()
             if let limit = root.limit {
                 guard !root.order.isEmpty else {
                     throw PostgrestErrors.make(

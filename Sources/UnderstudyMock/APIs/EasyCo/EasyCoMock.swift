@@ -49,6 +49,13 @@ public struct EasyCoMock: MockBehaviour {
         keys = try await EasyCoKeys(secret: configuration.jwtSecret)
     }
 
+    /// PostgREST reads JSON, CSV and forms into a table; any other body is 400 PGRST102.
+    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+        if MediaType.isJSON(mediaType) || mediaType == MediaType.form || mediaType == "text/csv" { return nil }
+        return .refused(
+            PostgrestErrors.make(.badRequest, code: "PGRST102", "Content-Type not acceptable: \(mediaType)"))
+    }
+
     public func reset() throws {
         try store.reset()
     }

@@ -45,9 +45,11 @@ enum PostgrestErrors {
             hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
     }
 
-    /// PGRST103: a range outside the rows.
-    static func range(_ details: String) -> MockError {
-        make(.rangeNotSatisfiable, code: "PGRST103", "Requested range not satisfiable", details: details)
+    /// PGRST103: a range outside the rows; with the total known, `Content-Range: */<total>` as PostgREST sends.
+    static func range(_ details: String, total: Int? = nil) -> MockError {
+        make(
+            .rangeNotSatisfiable, code: "PGRST103", "Requested range not satisfiable", details: details,
+            headers: total.map { [("Content-Range", "*/\($0)")] } ?? [])
     }
 
     /// 42501: row-level security refused the rows (403 for a user, 401 for the anonymous role).

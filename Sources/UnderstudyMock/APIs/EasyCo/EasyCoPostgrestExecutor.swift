@@ -121,6 +121,8 @@ final class PostgrestExecutor {
     let tables: [String: PostgrestTable]
     let caller: PostgrestCaller
     let cache: PostgrestColumnCache
+    /// The statement's time budget, shared by every filter the executor compiles.
+    let timeout: PostgrestStatementTimeout
     private var visibility: [String: (Int) -> Bool] = [:]
 
     init(
@@ -131,6 +133,7 @@ final class PostgrestExecutor {
         self.tables = tables
         self.caller = caller
         self.cache = cache
+        timeout = PostgrestStatementTimeout(role: caller.role)
     }
 
     /// The values of a field for every row of `table`, by position.
@@ -267,7 +270,7 @@ final class PostgrestExecutor {
             }
         }
         let compiler = PostgrestFilterCompiler(
-            table: info, values: { [unowned self] in self.values(info.name, $0) },
+            table: info, timeout: timeout, values: { [unowned self] in self.values(info.name, $0) },
             embedPresence: { [unowned self, unowned node] name in
                 guard let embed = node.embeds.first(where: { $0.key == name }) else { return nil }
                 return { !self.children(embed, of: $0).isEmpty }
@@ -358,7 +361,8 @@ final class PostgrestExecutor {
     // MARK: Running
 
     /// The positions of the rows the caller sees and the filters keep, in order.
-    func matches(_ node: PostgrestNode) -> [Int] {
+    /// - Throws: 57014 when the filters ran out of time.
+    func matches(_ node: PostgrestNode) throws(MockError) -> [Int] {
         guard let table = tables[node.table.name] else { return [] }
         let visible = node.visible
         let predicate = node.predicate
@@ -366,11 +370,13 @@ final class PostgrestExecutor {
         var positions: [Int] = []
         // The filters usually keep fewer rows than row-level security, and cost less: they go first.
         for position in table.rows.indices {
+            if timeout.expired { break }
             if let predicate, predicate(position) != true { continue }
             if !visible(position) { continue }
             if !inner.isEmpty && !inner.allSatisfy({ $0(position) }) { continue }
             positions.append(position)
         }
+        try timeout.ensureInTime()
         return sorted(positions, by: node.order)
     }
 

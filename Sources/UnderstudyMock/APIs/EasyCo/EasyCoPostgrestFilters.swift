@@ -9,6 +9,8 @@ typealias PostgrestPredicate = (Int) -> Bool?
 /// so evaluating a row never parses anything: values come from column vectors, by row position.
 struct PostgrestFilterCompiler {
     let table: PostgrestTableInfo
+    /// Checked while regular expressions backtrack, whose cost can grow exponentially with the pattern.
+    let timeout: PostgrestStatementTimeout
     /// The values of a field for every row of the table.
     let values: (PostgrestExtractor) -> [PostgrestValue?]
     /// Whether a row's embed of this name is present, for `embed=is.null` / `embed=not.is.null` filters.
@@ -105,10 +107,11 @@ struct PostgrestFilterCompiler {
                         .badRequest, code: "2201B", "invalid regular expression: \(pattern)")
                 }
             }
+            let timeout = timeout
             return quantified(filter, column) { value in
                 let text = value.text
                 let range = NSRange(text.startIndex..., in: text)
-                return expressions.map { $0.firstMatch(in: text, range: range) != nil }
+                return expressions.map { Self.firstMatch($0, in: text, range: range, timeout: timeout) }
             }
         case .in:
             guard case .list(let items) = filter.operand else { throw PostgrestErrors.noOperator(type, "IN") }
@@ -185,6 +188,26 @@ struct PostgrestFilterCompiler {
         case .sl, .sr, .nxr, .nxl, .adj:
             throw PostgrestErrors.noOperator(type, filter.op.symbol)
         }
+    }
+
+    /// Whether `expression` matches somewhere in `text`; `false` once the statement is out of time.
+    ///
+    /// `.reportProgress` makes ICU call back while it backtracks, so a catastrophic pattern is stopped
+    /// within milliseconds of the deadline instead of running on after the client gave up.
+    private static func firstMatch(
+        _ expression: NSRegularExpression, in text: String, range: NSRange, timeout: PostgrestStatementTimeout
+    ) -> Bool {
+        guard !timeout.expired else { return false }
+        var found = false
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { result, _, stop in
+            if result != nil {
+                found = true
+                stop.pointee = true
+            } else if timeout.check() {
+                stop.pointee = true
+            }
+        }
+        return found
     }
 
     private static func comparison(_ op: PostgrestOperator) -> (Int) -> Bool {

@@ -68,7 +68,8 @@ struct PostgrestRange: Equatable {
     /// - Throws: PGRST103 (416) for a `Range` whose lower bound is above its upper bound.
     init(header: String?, unit: String?, offset: Int, limit: Int?) throws(MockError) {
         lower = offset
-        upper = limit.map { offset + $0 - 1 }
+        // Saturating: `offset` and `limit` may each be Int.max, and a range past every row is simply empty.
+        upper = limit.map { offset.addingSaturated($0 - 1) }
         guard unit == nil || unit == "items", let header, let parsed = Self.parse(header) else { return }
         if let headerUpper = parsed.upper, headerUpper < parsed.lower {
             throw PostgrestErrors.range(
@@ -96,7 +97,15 @@ struct PostgrestRange: Equatable {
     /// The positions of `count` rows that fall in the range.
     func slice(_ count: Int) -> Range<Int> {
         let start = min(lower, count)
-        let end = upper.map { min($0 + 1, count) } ?? count
+        let end = upper.map { $0 >= count ? count : $0 + 1 } ?? count
         return start..<max(start, end)
+    }
+}
+
+extension Int {
+    /// `self + other`, or `Int.max` when the sum does not fit (`self` is never negative here).
+    func addingSaturated(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

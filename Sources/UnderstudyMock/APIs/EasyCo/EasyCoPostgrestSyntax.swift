@@ -129,6 +129,12 @@ struct PostgrestParser {
     private let text: String
     private let what: String
     private var index = 0
+    /// How many logic groups or embeds enclose the current position.
+    private var depth = 0
+
+    /// The deepest nesting of `or`/`and` groups or of `select` embeds: far beyond any real query, and low
+    /// enough that neither the parser's recursion nor the evaluation of the tree can exhaust the stack.
+    static let maximumDepth = 64
 
     private init(_ text: String, what: String) {
         self.text = text
@@ -261,6 +267,8 @@ struct PostgrestParser {
     /// The terms of a logic tree, from its opening parenthesis to its closing one.
     private mutating func logicTerms() throws(MockError) -> [PostgrestCondition] {
         guard take("(") else { throw failure("\"(\"") }
+        try enter()
+        defer { depth -= 1 }
         var terms: [PostgrestCondition] = []
         repeat {
             terms.append(try logicTerm())
@@ -361,6 +369,8 @@ struct PostgrestParser {
             }
         }
         guard take("(") else { throw failure("\"(\"") }
+        try enter()
+        defer { depth -= 1 }
         skipSpaces()
         var items: [PostgrestSelectItem] = []
         if !take(")") {
@@ -486,10 +496,21 @@ struct PostgrestParser {
         guard atEnd else { throw failure("end of input") }
     }
 
+    /// One level deeper, or PGRST100 past ``maximumDepth``.
+    private mutating func enter() throws(MockError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            depth -= 1
+            throw failure("at most \(Self.maximumDepth) nested levels", unexpected: "nesting too deep")
+        }
+    }
+
     /// PGRST100 naming what was found where, as Parsec does for PostgREST.
-    private func failure(_ expected: String) -> MockError {
+    private func failure(_ expected: String, unexpected: String? = nil) -> MockError {
         let found: String
-        if let byte = peek {
+        if let unexpected {
+            found = unexpected
+        } else if let byte = peek {
             let scalar = String(decoding: bytes[index..<min(bytes.count, index + (byte < 0x80 ? 1 : 4))], as: UTF8.self)
             found = "unexpected \"\(scalar.prefix(1))\""
         } else {

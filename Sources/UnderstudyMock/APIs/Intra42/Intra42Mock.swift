@@ -130,6 +130,11 @@ public struct Intra42Mock: MockBehaviour {
     // MARK: Administration
 
     /// Restores the seeded intranet; issued tokens stay valid, so a client keeps its session across resets.
+    /// Rails reads JSON and form bodies into `params` and leaves any other body unread.
+    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+        MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .ignored
+    }
+
     public func reset() throws {
         try store.write { state in
             let tokens = state.tokens

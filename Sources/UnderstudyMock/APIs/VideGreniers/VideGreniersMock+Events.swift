@@ -10,7 +10,7 @@ extension VideGreniersMock {
 
     func events(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = optionalCaller(request)
-        let (page, pageSize) = Self.paging(request)
+        let (page, pageSize) = try Self.paging(request)
         let query = request.query
         let from = try Self.queryDate(request, "startDate")
         let until = try Self.queryDate(request, "endDate")

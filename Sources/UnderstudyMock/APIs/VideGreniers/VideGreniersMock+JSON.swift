@@ -49,7 +49,8 @@ enum VideGreniersJSON {
     static func page(_ rows: [JSONValue], page: Int, pageSize: Int, now: Double) -> JSONValue {
         let totalCount = rows.count
         let totalPages = (totalCount + pageSize - 1) / pageSize
-        let start = min((page - 1) * pageSize, totalCount)
+        // A page past the last one is empty; checking first keeps `(page - 1) * pageSize` from overflowing.
+        let start = page > totalPages ? totalCount : (page - 1) * pageSize
         let end = min(start + pageSize, totalCount)
         return [
             "data": .array(Array(rows[start..<end])), "success": true, "message": nil, "errors": nil,

@@ -126,6 +126,11 @@ public struct VideGreniersMock: MockBehaviour {
             status: error.status.rawValue, headers: error.headers)
     }
 
+    /// ASP.NET Core binds `[FromBody]` from JSON only and answers 415 to any other media type, forms included.
+    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+        MediaType.isJSON(mediaType) ? nil : .refused(MediaType.unsupported(mediaType))
+    }
+
     public func reset() throws {
         try store.reset()
     }
@@ -204,20 +209,24 @@ public struct VideGreniersMock: MockBehaviour {
     }
 
     /// `page` and `pageSize` (validated by the engine: page ≥ 1, 1 ≤ pageSize ≤ 100).
-    static func paging(_ request: MockRequest) -> (page: Int, pageSize: Int) {
-        (request.query["page"].flatMap { Int($0) } ?? 1, request.query["pageSize"].flatMap { Int($0) } ?? 20)
+    /// - Throws: 400 for a page beyond `Int32`: ASP.NET binds it to an `int` and refuses what does not fit.
+    static func paging(_ request: MockRequest) throws(MockError) -> (page: Int, pageSize: Int) {
+        let page = request.query["page"].flatMap { Int($0) } ?? 1
+        guard page <= Int(Int32.max) else {
+            throw MockError(.badRequest, "query parameter page: The value '\(page)' is not valid for page.")
+        }
+        return (page, request.query["pageSize"].flatMap { Int($0) } ?? 20)
     }
 
     /// A query date-time (RFC 3339, with or without fractional seconds).
+    ///
+    /// RFC 3339 §5.6 allows any offset its grammar writes (`time-hour` 00-23, `time-minute` 00-59), so
+    /// `+23:59` is read; Foundation's formatters stop at ±18:00, so the text is checked and computed by hand.
     static func queryDate(_ request: MockRequest, _ name: String) throws -> Double? {
         guard let text = request.query[name] else { return nil }
-        let styles = [
-            Date.ISO8601FormatStyle(includingFractionalSeconds: false),
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
-        ]
-        for style in styles {
-            if let date = try? style.parse(text) { return date.timeIntervalSinceReferenceDate }
+        guard DateTimeSyntax.matchesDateTime(text, fraction: .optional), let seconds = PostgrestTime.seconds(text) else {
+            throw MockError(.badRequest, "\(name): \"\(text)\" is not an RFC 3339 date-time such as 2025-11-15T08:00:00Z")
         }
-        throw MockError(.badRequest, "\(name): \"\(text)\" is not an RFC 3339 date-time such as 2025-11-15T08:00:00Z")
+        return seconds - Date.timeIntervalBetween1970AndReferenceDate
     }
 }
