@@ -16,7 +16,8 @@ trap 'kill $server_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # A loopback server answering every GET with the same list: 42-style users whose `login` is a number (drift).
 cat > "$work/server.py" <<'PY'
-import http.server, json, sys
+import http.server, json, signal, sys
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 size = int(sys.argv[2]) * 1_000_000
 item = {"id": 1, "login": 12345, "displayname": "x" * 120, "image": {"link": "https://cdn.example.com/u.jpg"},
         "primary_campus_id": 1}
@@ -53,7 +54,7 @@ kill $server_pid; wait $server_pid 2>/dev/null || true
 peak_kb=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time")
 requests=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["requests"])' "$work/report.json")
 findings=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["findings"]), sum(f["occurrences"] for f in d["findings"]))' "$work/report.json")
-echo "answers: $requests requests, each $((bytes / 1000000)) MB ($configuration build)"
+echo "answers: $(cat "$work/answers") served ($requests counted by the report; probes are not), each $((bytes / 1000000)) MB ($configuration build)"
 echo "findings: $findings (merged, occurrences)"
 echo "peak RSS: $((peak_kb / 1024)) MiB = $(python3 -c "print(f'{$peak_kb * 1024 / $bytes:.1f}')")x one answer"
 echo "report: $(wc -c < "$work/report.json") bytes of JSON"

@@ -104,6 +104,8 @@ final class CheckSession: Sendable {
         var records: [String: CheckReport.EndpointRecord] = [:]
         var token: String?
         var refreshToken: String?
+        /// The largest answer body so far, `nil` before the first.
+        var largestAnswer: Int?
         /// What later requests may need of each read answer (ids, names, links: ``JSONValue/skeleton``), by
         /// endpoint template; never whole bodies, so memory does not grow with the answers.
         var bodies: [(endpoint: String, body: JSONValue)] = []
@@ -248,6 +250,7 @@ final class CheckSession: Sendable {
             var record = state.records[endpoint.id] ?? CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0)
             record.requests += 1
             record.seconds += exchange.duration
+            state.largestAnswer = max(state.largestAnswer ?? 0, exchange.response?.body.count ?? 0)
             state.sent.append(request)
             record.skipped = nil
             state.records[endpoint.id] = record
@@ -360,19 +363,30 @@ final class CheckSession: Sendable {
         }
     }
 
-    /// Runs `body` for every element, at most `options.concurrency` at a time.
+    /// Runs `body` for every element, at most `options.concurrency` at a time; one at a time until an answer
+    /// has arrived, and for good once one was larger than ``largeAnswerBytes`` (each costs several times its
+    /// size to judge, so a server of 30 MB answers is checked within a few hundred megabytes).
     func forEach<Element: Sendable>(_ elements: [Element], _ body: @escaping @Sendable (Element) async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             var iterator = elements.makeIterator()
-            for _ in 0..<options.concurrency {
-                guard let element = iterator.next() else { break }
-                group.addTask { await body(element) }
+            var running = 0
+            func width() -> Int {
+                let largest = state.withLock { $0.largestAnswer }
+                return largest == nil || largest! > Self.largeAnswerBytes ? 1 : options.concurrency
             }
-            while let _ = await group.next() {
-                if let element = iterator.next() { group.addTask { await body(element) } }
-            }
+            repeat {
+                while running < width(), let element = iterator.next() {
+                    running += 1
+                    group.addTask { await body(element) }
+                }
+                guard await group.next() != nil else { break }
+                running -= 1
+            } while true
         }
     }
+
+    /// Answers above this size are judged one at a time.
+    static let largeAnswerBytes = 4 << 20
 
     private func checkRead(_ endpoint: AnyEndpoint, path: [String: String]) async {
         let query = queryValues(for: endpoint)
