@@ -79,14 +79,10 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Show notes (the spec's choices, the document's examples) in the text output; JSON always has them.")
     var notes = false
 
-    @Option(
-        help: """
-            The app's date decoding strategy, when it differs from the spec's: iso8601, iso8601-fractions, seconds, \
-            milliseconds or deferred.
-            """)
+    @Option(help: "The app's date decoding strategy, when it differs from the spec's: \(DateStrategyArgument.choices).")
     var dateStrategy: DateStrategyArgument?
 
-    @Option(help: "The app's key decoding strategy, when it differs from the spec's: default or snake-case.")
+    @Option(help: "The app's key decoding strategy, when it differs from the spec's: \(KeyStrategyArgument.choices).")
     var keyStrategy: KeyStrategyArgument?
 
     @Option(
@@ -224,27 +220,37 @@ struct Check: AsyncParsableCommand {
 
 extension Diagnostic.Severity: ExpressibleByArgument {}
 
-/// A `--date-strategy` value.
+/// A `--date-strategy` value: one of the short names ``DecoderSettings/DateStrategy/init(name:)`` reads.
 struct DateStrategyArgument: ExpressibleByArgument {
+    static let names = ["iso8601", "iso8601-fractions", "seconds", "milliseconds", "deferred"]
+    static var choices: String { sentence(names) }
     let strategy: DecoderSettings.DateStrategy
 
     init?(argument: String) {
-        guard ["iso8601", "iso8601-fractions", "seconds", "milliseconds", "deferred"].contains(argument),
-            let strategy = DecoderSettings.DateStrategy(name: argument)
-        else { return nil }
+        guard Self.names.contains(argument), let strategy = DecoderSettings.DateStrategy(name: argument) else {
+            return nil
+        }
         self.strategy = strategy
     }
 }
 
-/// A `--key-strategy` value.
+/// A `--key-strategy` value: one of the short names ``DecoderSettings/KeyStrategy/init(name:)`` reads.
 struct KeyStrategyArgument: ExpressibleByArgument {
+    static let names = ["default", "snake-case"]
+    static var choices: String { sentence(names) }
     let strategy: DecoderSettings.KeyStrategy
 
     init?(argument: String) {
-        guard ["default", "snake-case"].contains(argument), let strategy = DecoderSettings.KeyStrategy(name: argument)
-        else { return nil }
+        guard Self.names.contains(argument), let strategy = DecoderSettings.KeyStrategy(name: argument) else {
+            return nil
+        }
         self.strategy = strategy
     }
+}
+
+/// `a, b or c`.
+private func sentence(_ names: [String]) -> String {
+    names.dropLast().joined(separator: ", ") + " or " + names.last!
 }
 
 /// The `--config` file: each API's app decoder settings, `{"apps": {"videgreniers": {"dates": "iso8601"}}}`.
@@ -276,13 +282,13 @@ struct AppDecoderConfiguration {
         var result = settings
         if let text = entry["dates"]?.stringValue {
             guard let strategy = DateStrategyArgument(argument: text)?.strategy else {
-                throw ValidationError("--config: \(api).dates \"\(text)\" is not iso8601, iso8601-fractions, seconds, milliseconds or deferred")
+                throw ValidationError("--config: \(api).dates \"\(text)\" is not \(DateStrategyArgument.choices)")
             }
             result.dates = strategy
         }
         if let text = entry["keys"]?.stringValue {
             guard let strategy = KeyStrategyArgument(argument: text)?.strategy else {
-                throw ValidationError("--config: \(api).keys \"\(text)\" is not default or snake-case")
+                throw ValidationError("--config: \(api).keys \"\(text)\" is not \(KeyStrategyArgument.choices)")
             }
             result.keys = strategy
         }
