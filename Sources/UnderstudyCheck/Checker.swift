@@ -129,24 +129,9 @@ final class CheckSession: Sendable {
             let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
             let records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
             return CheckReport(
-                api: spec.id, baseURL: options.baseURL, findings: state.ledger.findings.map(locatingField),
+                api: spec.id, baseURL: options.baseURL, findings: state.ledger.findings,
                 endpoints: records, seconds: seconds, sent: state.sent, app: spec.app)
         }
-    }
-
-    /// The finding with the model field it concerns (`EventDto.startDate`) in its context, so the report
-    /// can show one field's findings across endpoints together.
-    private func locatingField(_ finding: Diagnostic) -> Diagnostic {
-        guard !finding.pointer.tokens.isEmpty, finding.context["field"] == nil,
-            finding.rule.rawValue.hasPrefix("schema.") || finding.rule.rawValue.hasPrefix("decode."),
-            let endpoint = finding.endpoint.flatMap(spec.endpoint)
-        else { return finding }
-        let models = [endpoint.response, spec.errorEnvelope.model].compactMap { $0 }
-        guard let field = models.lazy.compactMap({ $0.schema.modelField(at: finding.pointer, definitions: self.spec.definitions) }).first
-        else { return finding }
-        var located = finding
-        located.context["field"] = field
-        return located
     }
 
     // MARK: Findings

@@ -119,12 +119,25 @@ public struct ResponseInspector: Sendable {
             let text = String(decoding: response.body.prefix(300), as: UTF8.self)
             for index in findings.indices { findings[index].context["response"] = text + (response.body.count > 300 ? "..." : "") }
         }
-        findings += bodyFindings(response, model: model, undocumented: !documented.contains(status))
+        findings += bodyFindings(response, model: model, undocumented: !documented.contains(status)).map {
+            locatingField($0, in: model)
+        }
         if isSuccess {
             findings += paginationFindings(response, endpoint: endpoint)
             findings += AppParsingCheck.findings(response.body, spec: spec)
         }
         return findings
+    }
+
+    /// The finding with the model field it concerns (`EventDto.startDate`) in its context, so the report
+    /// can show one field's findings across endpoints together.
+    private func locatingField(_ finding: Diagnostic, in model: ModelReference?) -> Diagnostic {
+        guard let model, !finding.pointer.tokens.isEmpty, finding.context["field"] == nil,
+            let field = model.schema.modelField(at: finding.pointer, definitions: spec.definitions)
+        else { return finding }
+        var located = finding
+        located.context["field"] = field
+        return located
     }
 
     private func bodyFindings(_ response: RecordedResponse, model: ModelReference?, undocumented: Bool) -> [Diagnostic] {

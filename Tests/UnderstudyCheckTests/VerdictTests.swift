@@ -186,3 +186,116 @@ extension JSONValue {
         }
     }
 }
+
+/// Against a server per API that sends the documented JSON (``DocumentedServer``), with the document's own
+/// sign-in, `check` reports no error and no warning about the server.
+struct DocumentedServerTests {
+    /// A JWT-shaped token (the checker reads the user id of EasyCo's writes from its `sub`; the documented
+    /// server only compares it).
+    static let token = [#"{"alg":"HS256","typ":"JWT"}"#, #"{"sub":"9b2f6c1e-2d3a-4b5c-8d7e-1f2a3b4c5d6e","role":"authenticated"}"#]
+        .map { Data($0.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
+        .joined(separator: ".") + ".documented-signature"
+
+    static let apis = ["fitness", "achievements", "videgreniers", "intra42", "easyco"]
+
+    /// `check` with the document's sign-in (a token; VideGreniers' login; 42's client credentials; EasyCo's
+    /// anon key) against the API's documented server, changed by `drift`.
+    static func check(_ api: String, drift: @escaping (AnyEndpoint, JSONValue) -> JSONValue = { $1 }) async throws
+        -> (CheckReport, APISpec)
+    {
+        let spec = try #require(Specs.named(api)?.first)
+        let apiKey = spec.auth == .supabase ? "documented-anon-key" : nil
+        let credentials =
+            switch spec.id {
+            case "videgreniers": Credentials(login: ("demo@videgreniers.test", "Passw0rd!"))
+            case "intra42": Credentials(client: ("documented-client", "documented-secret"))
+            default: Credentials(token: Self.token, apiKey: apiKey)
+            }
+        let report = try await CannedServer.with(
+            [:], otherwise: DocumentedServer.answer(spec, token: Self.token, apiKey: apiKey, drift: drift)
+        ) { server in
+            let options = CheckOptions(
+                baseURL: server.baseURL, credentials: credentials, allowWrites: true, probes: false,
+                transport: CheckMockTests.patient)
+            return await Checker(spec: spec, options: options).run()
+        }
+        return (report, spec)
+    }
+
+    @Test(arguments: apis)
+    func theDocumentedJSONChecksClean(api: String) async throws {
+        let (report, spec) = try await Self.check(api)
+        #expect(CheckMockTests.problems(report) == [])
+        // Every read ran, and with --allow-writes every write the API's scenarios cover.
+        let checked = Set(report.endpoints.filter { $0.skipped == nil }.map(\.endpoint))
+        let reads = spec.endpoints.filter { $0.method == .get && $0.availability == .available }.map(\.id)
+        #expect(Set(reads).isSubset(of: checked), "\(report.endpoints.filter { $0.skipped != nil })")
+        #expect(checked.count > reads.count, "\(report.endpoints.filter { $0.skipped != nil })")
+    }
+
+    @Test(arguments: apis)
+    func compatibleDriftsAreNoError(api: String) async throws {
+        // Every object gains a member, and optional members sent as null are left out. (Not the maps, whose
+        // keys are values: dates, enum raw values.)
+        let (report, _) = try await Self.check(api) { _, body in body.compatiblyDrifted }
+        #expect(CheckMockTests.problems(report) == [])
+        #expect(report.findings.contains { $0.rule == .unknownProperty })
+    }
+
+    @Test(arguments: apis)
+    func aRetypedFieldIsAnErrorOnItsEndpoint(api: String) async throws {
+        // The first GET with a string in its body sends that string as a number.
+        let spec = try #require(Specs.named(api)?.first)
+        let drifted = try #require(
+            spec.endpoints.first { endpoint in
+                endpoint.method == .get
+                    && DocumentedServer.body(for: endpoint, in: spec, token: Self.token).firstString != nil
+            })
+        let (report, _) = try await Self.check(api) { endpoint, body in
+            endpoint.id == drifted.id ? body.retypingFirstString : body
+        }
+        let errors = report.findings.filter { $0.severity == .error }
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.endpoint == drifted.id }, "\(errors.map(\.summary))")
+    }
+}
+
+extension JSONValue {
+    fileprivate var compatiblyDrifted: JSONValue {
+        switch self {
+        case .object(let members):
+            var drifted = members.filter { $0.value != .null }.mapValues(\.compatiblyDrifted)
+            if members.keys.allSatisfy({ $0.first?.isLetter == true }) {
+                drifted["addedByTheServer"] = "added"
+            }
+            return .object(drifted)
+        case .array(let elements): return .array(elements.map(\.compatiblyDrifted))
+        default: return self
+        }
+    }
+
+    /// The first string member, depth first in key order.
+    fileprivate var firstString: String? {
+        switch self {
+        case .string(let text): text
+        case .object(let members): members.keys.sorted().lazy.compactMap { members[$0]!.firstString }.first
+        case .array(let elements): elements.lazy.compactMap(\.firstString).first
+        default: nil
+        }
+    }
+
+    fileprivate var retypingFirstString: JSONValue {
+        switch self {
+        case .string: return .number(JSONNumber(42))
+        case .object(var members):
+            guard let key = members.keys.sorted().first(where: { members[$0]!.firstString != nil }) else { return self }
+            members[key] = members[key]!.retypingFirstString
+            return .object(members)
+        case .array(var elements):
+            guard let index = elements.firstIndex(where: { $0.firstString != nil }) else { return self }
+            elements[index] = elements[index].retypingFirstString
+            return .array(elements)
+        default: return self
+        }
+    }
+}

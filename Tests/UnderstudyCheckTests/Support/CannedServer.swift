@@ -48,13 +48,18 @@ final class CannedServer: Sendable {
         self.received = Mutex([])
     }
 
-    static func with<T>(_ answers: [String: Answer], _ body: (CannedServer) async throws -> T) async throws -> T {
+    /// Starts a server answering each path with its answer, and any other path with `otherwise` (by default
+    /// a 404), runs `body` and stops the server.
+    static func with<T>(
+        _ answers: [String: Answer], otherwise: Answer = .json(#"{"message":"no canned answer","statusCode":404}"#, status: 404),
+        _ body: (CannedServer) async throws -> T
+    ) async throws -> T {
         let log = Log()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Handler(answers: answers, log: log))
+                    try channel.pipeline.syncOperations.addHandler(Handler(answers: answers, otherwise: otherwise, log: log))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -84,12 +89,14 @@ final class CannedServer: Sendable {
         typealias OutboundOut = ByteBuffer
 
         let answers: [String: Answer]
+        let otherwise: Answer
         let log: Log
         var buffer: [UInt8] = []
         var answered = false
 
-        init(answers: [String: Answer], log: Log) {
+        init(answers: [String: Answer], otherwise: Answer, log: Log) {
             self.answers = answers
+            self.otherwise = otherwise
             self.log = log
         }
 
@@ -102,7 +109,7 @@ final class CannedServer: Sendable {
             log.server?.record(head)
             let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
             let path = String(target.split(separator: "?", maxSplits: 1).first ?? "")
-            var answer = answers[path] ?? .json(#"{"message":"no canned answer","statusCode":404}"#, status: 404)
+            var answer = answers[path] ?? otherwise
             if case .choose(let choose) = answer { answer = choose(head) }
             switch answer {
             case .silence, .choose:
