@@ -199,7 +199,9 @@ public enum OpenAPIExport {
             case .query: .query(required: parameter.required, schema: schema)
             case .header: .header(required: parameter.required, schema: schema)
             }
-        return OpenAPI.Parameter(name: parameter.name, context: context, description: parameter.summary)
+        return OpenAPI.Parameter(
+            name: parameter.name, context: context, description: parameter.summary,
+            vendorExtensions: parameter.meaning.map { [OpenAPIExtension.meaning: AnyCodable($0.description)] } ?? [:])
     }
 
     private static func paginationHeaders(_ pagination: Pagination) -> OpenAPI.Header.Map? {

@@ -25,6 +25,8 @@ enum OpenAPIExtension {
     static let pagination = "x-understudy-pagination"
     /// Operation: `announced: <note>` for endpoints the document names but the server does not have yet.
     static let availability = "x-understudy-availability"
+    /// Parameter: what it asks of a list's items (`QueryMeaning`, as `equals /visibility`).
+    static let meaning = "x-understudy-meaning"
     /// Array schema: a flat `[key, value, key, value]` array; `items.anyOf` holds the key and value schemas.
     static let pairs = "x-understudy-pairs"
     /// Map schema: the schema the keys follow (JSON Schema's `propertyNames`, which OpenAPIKit cannot write).

@@ -151,6 +151,7 @@ private struct DocumentImport {
             name, in: location, schema(schemaJSON), required: location == .path || json["required"] == .bool(true),
             summary: json["description"]?.stringValue)
         parameter.defaultValue = schemaJSON["default"]
+        parameter.meaning = json[OpenAPIExtension.meaning]?.stringValue.flatMap(QueryMeaning.init)
         return parameter
     }
 

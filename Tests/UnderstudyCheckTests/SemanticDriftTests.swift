@@ -188,15 +188,143 @@ struct SemanticDriftTests {
         ]
     }
 
-    @Test func aListFilterNamedLikeAMemberMustFilterOnIt() async throws {
+    @Test func aDeclaredFilterMustFilterOnIt() async throws {
         let (clean, _) = try await DriftTests.check(
             Fitness.spec, DriftTests.fitnessList, answers: Self.activities(honouringVisibility: true), probes: true)
         #expect(clean == [])
         let (lines, findings) = try await DriftTests.check(
             Fitness.spec, DriftTests.fitnessList, answers: Self.activities(honouringVisibility: false), probes: true)
-        #expect(lines == ["warning semantics.filter-ignored GET /activities /"])
+        #expect(lines == ["error semantics.filter-ignored GET /activities /"])
         let finding = try #require(findings.first { $0.rule == .semanticsFilter })
         #expect(finding.message == "visibility=public returned item 1, which does not match it")
         #expect(finding.found == #"visibility "friends""#)
+    }
+
+    // MARK: Declared meanings (VideGreniers, 42)
+
+    static let now = Date()
+
+    static func iso(_ offset: TimeInterval) -> JSONValue {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        return .string(formatter.string(from: now.addingTimeInterval(offset)))
+    }
+
+    /// `body` with the items of its list replaced: the documented item, changed by each of `changes`.
+    static func items(_ body: JSONValue, _ changes: [(inout JSONValue) -> Void]) -> [JSONValue] {
+        let item = PaginationWalk.items(in: body)?.first ?? [:]
+        return changes.map { change in
+            var copy = item
+            change(&copy)
+            return copy
+        }
+    }
+
+    /// The `semantics.*` findings of `check` against the documented server of `api`, whose `endpoint`
+    /// answers `items` passed through `apply` (the server's handling of the query).
+    static func semantics(
+        _ api: String, _ endpoint: String, items: @escaping @Sendable (JSONValue) -> [JSONValue],
+        apply: @escaping @Sendable ([String: String], [JSONValue]) -> [JSONValue]
+    ) async throws -> [String] {
+        let (report, _) = try await DocumentedServerTests.check(api, probes: true) { described, query, body in
+            guard described.id == endpoint else { return body }
+            return body.replacingItems(with: apply(query, items(body)))
+        }
+        // The documented server applies no other list's query: only this endpoint's findings count.
+        return report.sortedFindings.filter { $0.rule.rawValue.hasPrefix("semantics.") && $0.endpoint == endpoint }.map {
+            "\($0.severity) \($0.rule) \($0.endpoint ?? "-"): \($0.message)"
+        }
+    }
+
+    static func at(_ pointer: JSONPointer, _ item: JSONValue) -> JSONValue? { DecodeVerdict.value(at: pointer, in: item) }
+
+    static func instant(_ value: JSONValue?) -> Date? {
+        guard let text = value?.stringValue else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        return formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+    }
+
+    @Test func videGreniersSortByMustSort() async throws {
+        let endpoint = "GET /api/events"
+        let items: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [2, 0, 1].map { day in { $0 = $0.setting("startDate", Self.iso(Double(day + 1) * 86_400)) } })
+        }
+        let sorted = try await Self.semantics("videgreniers", endpoint, items: items) { query, items in
+            let descending = query["sortDescending"] == "true"
+            guard query["sortBy"] == "StartDate" else { return items }
+            return items.sorted { (Self.instant($0["startDate"])! < Self.instant($1["startDate"])!) != descending }
+        }
+        #expect(sorted == [])
+        let ignored = try await Self.semantics("videgreniers", endpoint, items: items) { _, items in items }
+        #expect(ignored.count == 1)
+        #expect(ignored.first?.hasPrefix("error semantics.order-ignored GET /api/events: sortBy=StartDate&sortDescending=") == true)
+    }
+
+    @Test func videGreniersDaysAheadMustBoundTheEvents() async throws {
+        let endpoint = "GET /api/favorites/upcoming"
+        let items: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [0.5, 5].map { day in { $0 = $0.setting("event", $0["event"]!.setting("startDate", Self.iso(day * 86_400))) } })
+        }
+        let bounded = try await Self.semantics("videgreniers", endpoint, items: items) { query, items in
+            let days = query["daysAhead"].flatMap(Double.init) ?? 7
+            return items.filter { Self.instant(Self.at("/event/startDate", $0))! <= Self.now.addingTimeInterval(days * 86_400) }
+        }
+        #expect(bounded == [])
+        let ignored = try await Self.semantics("videgreniers", endpoint, items: items) { _, items in items }
+        #expect(ignored == ["error semantics.window-ignored GET /api/favorites/upcoming: daysAhead=1 returned item 1, which does not match it"])
+    }
+
+    @Test func intra42FiltersAndRangesMustHold() async throws {
+        // Sessions, one open and one closed; events, one to come and one past; slots ten days apart.
+        let locations: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [{ $0 = $0.setting("end_at", .null) }, { $0 = $0.setting("end_at", Self.iso(-3_600)) }])
+        }
+        let active: @Sendable ([String: String], [JSONValue]) -> [JSONValue] = { query, items in
+            guard let flag = query["filter[active]"] else { return items }
+            return items.filter { ($0["end_at"] == .null) == (flag == "true") }
+        }
+        #expect(try await Self.semantics("intra42", "GET /v2/campus/{id}/locations", items: locations, apply: active) == [])
+        #expect(
+            try await Self.semantics("intra42", "GET /v2/campus/{id}/locations", items: locations) { _, items in items } == [
+                "error semantics.filter-ignored GET /v2/campus/{id}/locations: filter[active]=true returned item 1, which does not match it"
+            ])
+
+        let events: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [{ $0 = $0.setting("begin_at", Self.iso(86_400)) }, { $0 = $0.setting("begin_at", Self.iso(-86_400)) }])
+        }
+        let future: @Sendable ([String: String], [JSONValue]) -> [JSONValue] = { query, items in
+            guard let flag = query["filter[future]"] else { return items }
+            return items.filter { (Self.instant($0["begin_at"])! > Date()) == (flag == "true") }
+        }
+        #expect(try await Self.semantics("intra42", "GET /v2/campus/{id}/events", items: events, apply: future) == [])
+        #expect(
+            try await Self.semantics("intra42", "GET /v2/campus/{id}/events", items: events) { _, items in items } == [
+                "error semantics.filter-ignored GET /v2/campus/{id}/events: filter[future]=true returned item 1, which does not match it"
+            ])
+
+        let slots: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [{ $0 = $0.setting("begin_at", Self.iso(86_400)) }, { $0 = $0.setting("begin_at", Self.iso(11 * 86_400)) }])
+        }
+        let range: @Sendable ([String: String], [JSONValue]) -> [JSONValue] = { query, items in
+            guard let bounds = query["range[begin_at]"]?.split(separator: ",").compactMap({ Self.instant(.string(String($0))) }),
+                bounds.count == 2
+            else { return items }
+            return items.filter { (bounds[0]...bounds[1]).contains(Self.instant($0["begin_at"])!) }
+        }
+        #expect(try await Self.semantics("intra42", "GET /v2/me/slots", items: slots, apply: range) == [])
+        let ignored = try await Self.semantics("intra42", "GET /v2/me/slots", items: slots) { _, items in items }
+        #expect(ignored.count == 1)
+        #expect(ignored.first?.hasPrefix("error semantics.filter-ignored GET /v2/me/slots: range[begin_at]=") == true)
+        #expect(ignored.first?.hasSuffix(" returned item 1, which does not match it") == true)
+    }
+}
+
+extension JSONValue {
+    /// This object with `key` set to `value`.
+    fileprivate func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members[key] = value
+        return .object(members)
     }
 }

@@ -200,7 +200,10 @@ struct DocumentedServerTests {
 
     /// `check` with the document's sign-in (a token; VideGreniers' login; 42's client credentials; EasyCo's
     /// anon key) against the API's documented server, changed by `drift`.
-    static func check(_ api: String, drift: @escaping (AnyEndpoint, JSONValue) -> JSONValue = { $1 }) async throws
+    static func check(
+        _ api: String, probes: Bool = false,
+        drift: @escaping @Sendable (AnyEndpoint, [String: String], JSONValue) -> JSONValue = { $2 }
+    ) async throws
         -> (CheckReport, APISpec)
     {
         let spec = try #require(Specs.named(api)?.first)
@@ -215,7 +218,7 @@ struct DocumentedServerTests {
             [:], otherwise: DocumentedServer.answer(spec, token: Self.token, apiKey: apiKey, drift: drift)
         ) { server in
             let options = CheckOptions(
-                baseURL: server.baseURL, credentials: credentials, allowWrites: true, probes: false,
+                baseURL: server.baseURL, credentials: credentials, allowWrites: !probes, probes: probes,
                 transport: CheckMockTests.patient)
             return await Checker(spec: spec, options: options).run()
         }
@@ -237,7 +240,7 @@ struct DocumentedServerTests {
     func compatibleDriftsAreNoError(api: String) async throws {
         // Every object gains a member, and optional members sent as null are left out. (Not the maps, whose
         // keys are values: dates, enum raw values.)
-        let (report, _) = try await Self.check(api) { _, body in body.compatiblyDrifted }
+        let (report, _) = try await Self.check(api) { _, _, body in body.compatiblyDrifted }
         #expect(CheckMockTests.problems(report) == [])
         #expect(report.findings.contains { $0.rule == .unknownProperty })
     }
@@ -251,8 +254,9 @@ struct DocumentedServerTests {
                 endpoint.method == .get
                     && DocumentedServer.body(for: endpoint, in: spec, token: Self.token).firstString != nil
             })
-        let (report, _) = try await Self.check(api) { endpoint, body in
-            endpoint.id == drifted.id ? body.retypingFirstString : body
+        let driftedID = drifted.id
+        let (report, _) = try await Self.check(api) { endpoint, _, body in
+            endpoint.id == driftedID ? body.retypingFirstString : body
         }
         let errors = report.findings.filter { $0.severity == .error }
         #expect(!errors.isEmpty)

@@ -8,6 +8,7 @@ extension RuleID {
     public static let semanticsLimit: RuleID = "semantics.limit-ignored"
     public static let semanticsEmbedAlias: RuleID = "semantics.embed-alias-missing"
     public static let semanticsCount: RuleID = "semantics.count-mismatch"
+    public static let semanticsWindow: RuleID = "semantics.window-ignored"
 }
 
 /// A list must do what was asked, judged on conditions built from the items the server itself returned,
@@ -16,15 +17,16 @@ extension RuleID {
 /// For PostgREST tables (pagination `.range`): rows come back in the requested `order`, every row satisfies
 /// `eq`, `not.eq`, `in.(…)` and `or=(…)`, `limit` is honoured, a documented embed alias
 /// (`property:properties(id,title)`) names the embedded object, and `Prefer: count=exact` agrees with
-/// `Content-Range`. For other lists: an enum query parameter named like a member of the items (fitness
-/// `visibility`, VideGreniers `eventType`) filters on it.
+/// `Content-Range`. For other lists, each query parameter whose meaning the spec declares
+/// (``QueryMeaning``: fitness `visibility`, VideGreniers `eventType`, `sortBy`, `daysAhead`, 42's
+/// `filter[active]`, `filter[future]`, `range[begin_at]`) does what it says.
 struct SemanticProbes {
     let session: CheckSession
 
     func run() async {
         let lists = session.spec.endpoints.filter {
             $0.method == .get && session.canCall($0) && session.reachedPathValues(for: $0) != nil
-                && ($0.pagination == .range || !ListSemantics.memberFilters(of: $0).isEmpty)
+                && ($0.pagination == .range || $0.parameters.contains { $0.meaning != nil })
         }
         await session.forEach(lists) { endpoint in await ListSemantics(session: session, endpoint: endpoint).run() }
     }
@@ -42,46 +44,101 @@ struct ListSemantics {
         if endpoint.pagination == .range {
             await postgrest()
         } else {
-            await memberFilters()
+            await declaredMeanings()
         }
     }
 
     // MARK: Other lists
 
-    /// The enum query parameters named like a member of the items.
-    static func memberFilters(of endpoint: AnyEndpoint) -> [Parameter] {
-        endpoint.parameters.filter { parameter in
-            guard parameter.location == .query else { return false }
-            switch parameter.schema {
-            case .string(let constraints): return constraints.values != nil
-            case .integer(let constraints): return constraints.values != nil
-            default: return false
+    /// Each declared meaning, asked with a value chosen from the items of the plain read so that the answer
+    /// cannot be empty by chance.
+    private func declaredMeanings() async {
+        guard let items = await fetch([], check: { _, _ in [] }) else { return }
+        let now = session.options.now()
+        for parameter in endpoint.parameters {
+            let name = parameter.name
+            switch parameter.meaning {
+            case .equals(let place)?:
+                guard let value = items.lazy.compactMap({ Self.value(at: place, in: $0) }).first(where: \.isScalar)
+                else { continue }
+                let text = CheckSession.text(value)
+                await keeps([(name, text)], "only items whose \(place.member) is \(Self.render(value))", place) {
+                    $0 == nil || $0 == value
+                }
+            case .isNull(let place)?:
+                await keeps([(name, "true")], "only items whose \(place.member) is null", place) { $0 == nil || $0 == .null }
+                await keeps([(name, "false")], "only items with a \(place.member)", place) { $0 != nil && $0 != .null }
+            case .isFuture(let place)?:
+                await keeps([(name, "true")], "only items whose \(place.member) is after now", place) {
+                    Self.instant($0).map { $0 > now } ?? true
+                }
+                await keeps([(name, "false")], "only items whose \(place.member) is not after now", place) {
+                    Self.instant($0).map { $0 <= now } ?? true
+                }
+            case .between(let place)?:
+                // A day either side of an item's own instant.
+                guard let instant = items.lazy.compactMap({ Self.instant(Self.value(at: place, in: $0)) }).first else {
+                    continue
+                }
+                let (lower, upper) = (instant.addingTimeInterval(-86_400), instant.addingTimeInterval(86_400))
+                let value = "\(Self.iso(lower)),\(Self.iso(upper))"
+                await keeps([(name, value)], "only items whose \(place.member) lies within \(value)", place) {
+                    Self.instant($0).map { (lower...upper).contains($0) } ?? true
+                }
+            case .withinDays(let place)?:
+                // A few minutes' slack for the two clocks.
+                let window = now.addingTimeInterval(-300)...now.addingTimeInterval(86_400 + 300)
+                await keeps([(name, "1")], "only items whose \(place.member) lies within the next day", place,
+                    rule: .semanticsWindow) { Self.instant($0).map { window.contains($0) } ?? true }
+            case .sortKey(let keys, let descending)?:
+                for key in keys.keys.sorted() {
+                    let place = keys[key]!
+                    let values = items.compactMap { Self.value(at: place, in: $0) }.filter { $0 != .null }
+                    guard Set(values).count >= 2, zip(values, values.dropFirst()).allSatisfy({ Self.compare($0, $1) != nil })
+                    else { continue }
+                    for direction in ["false", "true"] {
+                        await fetch([(name, key), (descending, direction)]) { items, _ in
+                            orderFinding(
+                                items.compactMap { Self.value(at: place, in: $0) },
+                                asked: "\(name)=\(key)&\(descending)=\(direction)", column: place.member,
+                                descending: direction == "true")
+                        }
+                    }
+                }
+            case nil:
+                continue
             }
         }
     }
 
-    /// Each member filter given the first item's value: every item has it. A warning: the documents name the
-    /// parameter, not that it compares the member of the same name.
-    private func memberFilters() async {
-        guard let items = await fetch([], check: { _, _ in [] }) else { return }
-        for parameter in Self.memberFilters(of: endpoint) {
-            let name = parameter.name
-            guard
-                let value = items.lazy.compactMap({ $0[name] }).first(where: {
-                    $0.stringValue != nil || $0.numberValue != nil
-                })
-            else { continue }
-            let text = CheckSession.text(value)
-            await fetch([(name, text)]) { items, _ in
-                guard let index = items.firstIndex(where: { $0[name] != nil && $0[name] != value }) else { return [] }
-                var warning = finding(
-                    .semanticsFilter, "\(name)=\(text) returned item \(index), which does not match it",
-                    expected: "only items whose \(name) is \(Self.render(value))",
-                    found: "\(name) \(Self.render(items[index][name] ?? .null))")
-                warning.severity = .warning
-                return [warning]
-            }
+    /// Sends `query` and checks every item's value at `place` satisfies `holds` (`nil` when absent).
+    private func keeps(
+        _ query: [(String, String)], _ expected: String, _ place: JSONPointer, rule: RuleID = .semanticsFilter,
+        holds: @escaping (JSONValue?) -> Bool
+    ) async {
+        let asked = query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        await fetch(query) { items, _ in
+            guard let index = items.firstIndex(where: { !holds(Self.value(at: place, in: $0)) }) else { return [] }
+            return [
+                finding(
+                    rule, "\(asked) returned item \(index), which does not match it", expected: expected,
+                    found: "\(place.member) \(Self.render(Self.value(at: place, in: items[index]) ?? .null))")
+            ]
         }
+    }
+
+    private static func value(at place: JSONPointer, in item: Row) -> JSONValue? {
+        DecodeVerdict.value(at: place, in: .object(item))
+    }
+
+    private static func instant(_ value: JSONValue?) -> Date? {
+        value?.stringValue.flatMap(instant)
+    }
+
+    private static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        return formatter.string(from: date)
     }
 
     // MARK: PostgREST
@@ -94,7 +151,9 @@ struct ListSemantics {
         if let column = Self.orderColumn(rows) {
             for direction in ["desc", "asc"] {
                 await fetch([("order", "\(column).\(direction)")]) { rows, _ in
-                    orderFinding(rows, column: column, descending: direction == "desc")
+                    orderFinding(
+                        rows.compactMap { $0[column] }, asked: "order=\(column).\(direction)", column: column,
+                        descending: direction == "desc")
                 }
             }
         }
@@ -203,17 +262,17 @@ struct ListSemantics {
         ]
     }
 
-    private func orderFinding(_ rows: [Row], column: String, descending: Bool) -> [Diagnostic] {
-        let values = rows.compactMap { $0[column] }.filter { $0 != .null }
+    /// The first pair of `values` (one per item, in the answer's order) out of the asked order.
+    private func orderFinding(_ values: [JSONValue], asked: String, column: String, descending: Bool) -> [Diagnostic] {
+        let values = values.filter { $0 != .null }
         for index in values.indices.dropFirst() {
             guard let order = Self.compare(values[index - 1], values[index]) else { continue }
             if descending ? order == .orderedAscending : order == .orderedDescending {
                 return [
                     finding(
                         .semanticsOrder,
-                        "order=\(column).\(descending ? "desc" : "asc") returned \(Self.render(values[index])) after "
-                            + "\(Self.render(values[index - 1]))",
-                        expected: "rows by \(column), \(descending ? "descending" : "ascending")",
+                        "\(asked) returned \(Self.render(values[index])) after \(Self.render(values[index - 1]))",
+                        expected: "items by \(column), \(descending ? "descending" : "ascending")",
                         found: "\(column) \(Self.render(values[index - 1])), then \(Self.render(values[index]))")
                 ]
             }
@@ -287,4 +346,19 @@ struct ListSemantics {
     private static func render(_ value: JSONValue) -> String {
         value.serialized()
     }
+}
+
+extension JSONValue {
+    /// A string, number or boolean: a value a query can ask for.
+    fileprivate var isScalar: Bool {
+        switch self {
+        case .string, .number, .bool: true
+        default: false
+        }
+    }
+}
+
+extension JSONPointer {
+    /// The member a place names, as a reader says it: `event.startDate`.
+    fileprivate var member: String { tokens.joined(separator: ".") }
 }

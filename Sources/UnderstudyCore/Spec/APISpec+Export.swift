@@ -66,6 +66,7 @@ extension Parameter {
         ]
         if let defaultValue { object["default"] = defaultValue }
         if let summary { object["summary"] = .string(summary) }
+        if let meaning { object["meaning"] = .string(meaning.description) }
         return .object(object)
     }
 }

@@ -145,10 +145,12 @@ public struct Parameter: Sendable, Hashable {
     /// The value the server assumes when the parameter is absent.
     public var defaultValue: JSONValue?
     public var summary: String?
+    /// What the parameter asks of a list's items, when the documents say.
+    public var meaning: QueryMeaning?
 
     public init(
         _ name: String, in location: Location, _ schema: Schema, required: Bool = false,
-        default defaultValue: JSONValue? = nil, summary: String? = nil
+        default defaultValue: JSONValue? = nil, summary: String? = nil, meaning: QueryMeaning? = nil
     ) {
         self.name = name
         self.location = location
@@ -156,6 +158,7 @@ public struct Parameter: Sendable, Hashable {
         self.required = required
         self.defaultValue = defaultValue
         self.summary = summary
+        self.meaning = meaning
     }
 
     /// A path parameter (always required).
@@ -166,9 +169,9 @@ public struct Parameter: Sendable, Hashable {
     /// A query parameter.
     public static func query(
         _ name: String, _ schema: Schema, required: Bool = false, default defaultValue: JSONValue? = nil,
-        summary: String? = nil
+        summary: String? = nil, meaning: QueryMeaning? = nil
     ) -> Parameter {
-        Parameter(name, in: .query, schema, required: required, default: defaultValue, summary: summary)
+        Parameter(name, in: .query, schema, required: required, default: defaultValue, summary: summary, meaning: meaning)
     }
 
     /// A request header.

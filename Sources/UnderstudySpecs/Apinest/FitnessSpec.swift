@@ -39,7 +39,7 @@ public enum Fitness {
         parameters: [
             .query(
                 "visibility", .string(values: Apinest.visibilities),
-                summary: "Only the activities with this visibility.")
+                summary: "Only the activities with this visibility.", meaning: .equals("/visibility"))
         ],
         auth: .optional,
         // 401: a token is optional only for public activities (`activities-friends-visibility`).

@@ -52,7 +52,8 @@ public enum Intra42 {
     ]
 
     static let beginAtRange = Parameter.query(
-        "range[begin_at]", .string(), summary: "Two ISO 8601 instants, begin,end: begin_at within them")
+        "range[begin_at]", .string(), summary: "Two ISO 8601 instants, begin,end: begin_at within them",
+        meaning: .between("/begin_at"))
 
     // MARK: - OAuth
 
@@ -89,7 +90,9 @@ public enum Intra42 {
     public static let userLocations = Endpoint<NoBody, [Location]>(
         .get, "/v2/users/{login}/locations",
         parameters: [login] + paging + [
-            .query("filter[active]", .boolean, summary: "Only sessions still open (true) or closed (false)"),
+            .query(
+                "filter[active]", .boolean, summary: "Only sessions still open (true) or closed (false)",
+                meaning: .isNull("/end_at")),
             beginAtRange,
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
@@ -115,7 +118,7 @@ public enum Intra42 {
     public static let campusLocations = Endpoint<NoBody, [Location]>(
         .get, "/v2/campus/{id}/locations",
         parameters: [campusId] + paging + [
-            .query("filter[active]", .boolean, summary: "Only sessions still open (true)")
+            .query("filter[active]", .boolean, summary: "Only sessions still open (true)", meaning: .isNull("/end_at"))
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
         summary: "List the sessions open on a campus: who is logged in now",
@@ -125,7 +128,7 @@ public enum Intra42 {
     public static let campusEvents = Endpoint<NoBody, [Event]>(
         .get, "/v2/campus/{id}/events",
         parameters: [campusId] + paging + [
-            .query("filter[future]", .boolean, summary: "Only events still to come (true)")
+            .query("filter[future]", .boolean, summary: "Only events still to come (true)", meaning: .isFuture("/begin_at"))
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
         summary: "List a campus's upcoming events",

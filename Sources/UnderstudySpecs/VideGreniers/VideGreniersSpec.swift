@@ -162,13 +162,13 @@ public enum VideGreniers {
             .query(
                 "eventType",
                 .integer(values: EventType.allCases.map(\.rawValue)),
-                summary: "Filter by event type (see EventType enum)"
+                summary: "Filter by event type (see EventType enum)", meaning: .equals("/eventType")
             ),
             .query("city", .string(), summary: "Filter by city"),
             .query("startDate", .string(format: .dateTime), summary: "Events starting after this date"),
             .query("endDate", .string(format: .dateTime), summary: "Events starting before this date"),
             .query("hasEntryFee", .boolean, summary: "Filter by entry fee presence"),
-            .query("sortBy", .string(), default: "StartDate", summary: "Sort field"),
+            .query("sortBy", .string(), default: "StartDate", summary: "Sort field", meaning: eventSortKeys),
             .query("sortDescending", .boolean, default: false, summary: "Sort direction"),
         ],
         auth: .optional,
@@ -186,6 +186,14 @@ public enum VideGreniers {
         errors: [.badRequest, .notFound] + optionalAuthErrors,
         summary: "Return one event"
     )
+
+    /// The `sortBy` values, compared without case, and the members they sort by (the document names only
+    /// the default, StartDate; the others are the EventDto fields an ASP.NET sort switch offers).
+    public static let eventSortKeys = QueryMeaning.sortKey(
+        [
+            "StartDate": "/startDate", "EndDate": "/endDate", "Title": "/title", "City": "/location/city",
+            "CreatedOnUtc": "/createdOnUtc", "EntryFeeAmount": "/entryFeeAmount", "FavoriteCount": "/favoriteCount",
+        ], descending: "sortDescending")
 
     public static let nearbyEvents = Endpoint<NoBody, ApiResponse<[EventDto]>>(
         .get,
@@ -300,7 +308,11 @@ public enum VideGreniers {
     public static let upcomingFavorites = Endpoint<NoBody, ApiResponse<[FavoriteDto]>>(
         .get,
         "/api/favorites/upcoming",
-        parameters: [.query("daysAhead", .integer(), default: 7, summary: "Look ahead days")],
+        parameters: [
+            .query(
+                "daysAhead", .integer(), default: 7, summary: "Look ahead days",
+                meaning: .withinDays("/event/startDate"))
+        ],
         auth: .required,
         errors: [.badRequest, .unauthorized] + common,
         summary: "List the caller's favorites whose event starts within daysAhead days"
@@ -383,7 +395,7 @@ public enum VideGreniers {
             .query(
                 "activityType",
                 .integer(values: UserActivityType.allCases.map(\.rawValue)),
-                summary: "Filter by activity type"
+                summary: "Filter by activity type", meaning: .equals("/activityType")
             ),
             .query("startDate", .string(format: .dateTime), summary: "Filter activities after this date"),
             .query("endDate", .string(format: .dateTime), summary: "Filter activities before this date"),

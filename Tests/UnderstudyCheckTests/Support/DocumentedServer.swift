@@ -15,13 +15,13 @@ import UnderstudyCore
 /// semantic probes judge is left to the mock tests and the drift tests.
 enum DocumentedServer {
     /// The answer for any request to an endpoint of `spec`.
-    /// - Parameter drift: what the server changes in each documented body (a drift test's server).
+    /// - Parameter drift: what the server changes in each documented body, given the request's query (a
+    ///   drift test's server; one that applies a query's meaning).
     static func answer(
         _ spec: APISpec, token: String, apiKey: String? = nil,
-        drift: (AnyEndpoint, JSONValue) -> JSONValue = { $1 }
+        drift: @escaping @Sendable (AnyEndpoint, [String: String], JSONValue) -> JSONValue = { $2 }
     ) -> CannedServer.Answer {
-        let bodies = Dictionary(
-            uniqueKeysWithValues: spec.endpoints.map { ($0.id, drift($0, body(for: $0, in: spec, token: token))) })
+        let bodies = Dictionary(uniqueKeysWithValues: spec.endpoints.map { ($0.id, body(for: $0, in: spec, token: token)) })
         return .choose { head in
             let line = head.split(separator: "\r\n").first.map(String.init) ?? ""
             let parts = line.split(separator: " ")
@@ -45,7 +45,7 @@ enum DocumentedServer {
             }
             let status = endpoint.success.rawValue
             guard endpoint.response != nil, status != 204 else { return .response(status: status, headers: [], body: []) }
-            return page(bodies[endpoint.id] ?? .null, of: endpoint, query: query, head: headers, path: path)
+            return page(drift(endpoint, query, bodies[endpoint.id] ?? .null), of: endpoint, query: query, head: headers, path: path)
         }
     }
 
@@ -147,7 +147,7 @@ extension JSONValue {
     }
 
     /// This value with its first array of objects (``PaginationWalk/items(in:)``) replaced by `items`.
-    fileprivate func replacingItems(with items: [JSONValue]) -> JSONValue {
+    func replacingItems(with items: [JSONValue]) -> JSONValue {
         if case .array = self { return .array(items) }
         guard case .object(var members) = self else { return self }
         for key in members.keys.sorted() {

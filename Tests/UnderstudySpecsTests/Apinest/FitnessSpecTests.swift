@@ -40,7 +40,7 @@ struct FitnessSpecTests {
         #expect(list.response?.name == "[Apinest.Activity]")
         let visibility = Parameter.query(
             "visibility", .string(values: ["public", "friends"]),
-            summary: "Only the activities with this visibility.")
+            summary: "Only the activities with this visibility.", meaning: .equals("/visibility"))
         #expect(list.parameters == [visibility])
 
         let complete = try #require(spec.endpoint("POST /activities/{id}/complete"))

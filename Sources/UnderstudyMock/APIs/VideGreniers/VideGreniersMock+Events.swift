@@ -3,10 +3,11 @@ import UnderstudyCore
 import UnderstudySpecs
 
 extension VideGreniersMock {
-    /// The `sortBy` values understood, compared without case (the document names only the default, StartDate).
-    static let sortFields = [
-        "StartDate", "EndDate", "Title", "City", "CreatedOnUtc", "EntryFeeAmount", "FavoriteCount",
-    ]
+    /// The `sortBy` values understood, compared without case: the spec's ``VideGreniers/eventSortKeys``.
+    static let sortFields: [String] = {
+        guard case .sortKey(let keys, _) = VideGreniers.eventSortKeys else { return [] }
+        return keys.keys.sorted()
+    }()
 
     func events(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = optionalCaller(request)

@@ -1,0 +1,58 @@
+/// What a query parameter asks of the items of a list, declared with the parameter so that `check` can
+/// verify a server honours it (rules `semantics.*`) and the exported documents carry it
+/// (`x-understudy-meaning`).
+///
+/// Places are pointers into one item (`/event/startDate`); instants are ISO 8601 strings.
+public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
+    /// Items whose member equals the value (`visibility=public`, `eventType=2`).
+    case equals(JSONPointer)
+    /// `true` keeps the items whose member is null or absent, `false` the others (42's `filter[active]`:
+    /// a session without `end_at` yet).
+    case isNull(JSONPointer)
+    /// `true` keeps the items whose instant lies after now, `false` the others (42's `filter[future]`).
+    case isFuture(JSONPointer)
+    /// `lower,upper` (two instants): items whose instant lies between them (42's `range[begin_at]`).
+    case between(JSONPointer)
+    /// `n`: items whose instant lies between now and n days from now (VideGreniers' `daysAhead`).
+    case withinDays(JSONPointer)
+    /// The value names the member the items are sorted by; the boolean parameter `descending` turns the
+    /// order around (VideGreniers' `sortBy` and `sortDescending`).
+    case sortKey([String: JSONPointer], descending: String)
+
+    /// `equals /visibility`, `sort-key sortDescending EndDate=/endDate StartDate=/startDate`: the form the
+    /// exported documents carry, read back by ``init(_:)``.
+    public var description: String {
+        switch self {
+        case .equals(let pointer): "equals \(pointer)"
+        case .isNull(let pointer): "is-null \(pointer)"
+        case .isFuture(let pointer): "is-future \(pointer)"
+        case .between(let pointer): "between \(pointer)"
+        case .withinDays(let pointer): "within-days \(pointer)"
+        case .sortKey(let keys, let descending):
+            (["sort-key", descending] + keys.keys.sorted().map { "\($0)=\(keys[$0]!)" }).joined(separator: " ")
+        }
+    }
+
+    /// Reads the ``description`` form; `nil` for anything else.
+    public init?(_ text: String) {
+        let words = text.split(separator: " ").map(String.init)
+        guard words.count >= 2 else { return nil }
+        let pointer = JSONPointer(words[1])
+        switch words[0] {
+        case "equals": self = .equals(pointer)
+        case "is-null": self = .isNull(pointer)
+        case "is-future": self = .isFuture(pointer)
+        case "between": self = .between(pointer)
+        case "within-days": self = .withinDays(pointer)
+        case "sort-key":
+            var keys: [String: JSONPointer] = [:]
+            for word in words.dropFirst(2) {
+                let parts = word.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { return nil }
+                keys[String(parts[0])] = JSONPointer(String(parts[1]))
+            }
+            self = .sortKey(keys, descending: words[1])
+        default: return nil
+        }
+    }
+}
