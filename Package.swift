@@ -48,10 +48,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "CSystemMemory"),
         .target(
             name: "UnderstudyCheck",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs",
+                "CSystemMemory", "UnderstudyCore", "UnderstudySpecs",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -90,7 +91,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "understudy",
-            dependencies: ["UnderstudyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "UnderstudyCheck", "UnderstudyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

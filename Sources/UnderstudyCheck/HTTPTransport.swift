@@ -78,11 +78,19 @@ public final class HTTPTransport: Sendable {
                     if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                         return .failure(Self.tooLarge(limit, found: "Content-Length \(length)"))
                     }
-                    let body = try await response.body.collect(upTo: limit)
+                    // Straight into the bytes the checks read: collecting a ByteBuffer first would hold the
+                    // body twice (and its doubling growth) at the moment of the copy.
+                    var body: [UInt8] = []
+                    if let length = response.headers.first(name: "Content-Length").flatMap(Int.init) {
+                        body.reserveCapacity(length)
+                    }
+                    for try await chunk in response.body {
+                        guard body.count + chunk.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
+                        chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+                    }
                     var headers = HeaderFields()
                     for (name, value) in response.headers { headers.add(name, value) }
-                    return .response(
-                        RecordedResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body)))
+                    return .response(RecordedResponse(status: Int(response.status.code), headers: headers, body: body))
                 } catch is NIOTooManyBytesError {
                     return .failure(Self.tooLarge(limit, found: "more"))
                 } catch {

@@ -24,19 +24,20 @@ struct PaginationWalk {
         guard (Self.items(in: first)?.count ?? 0) >= 2 else { return }
         var items: [JSONValue] = []
         for number in 1...2 {
+            // Only the count and the first item's skeleton outlive the request: a server that ignores the page
+            // size sends its whole list again, and two such trees must not be alive at once.
             let request = session.request(endpoint, path: path, query: query + [(page, String(number)), (size, "1")])
-            let (_, body) = await session.perform(endpoint, request, expecting: [endpoint.success])
-            guard let body, let pageItems = Self.items(in: body) else { return }
-            if pageItems.count > 1 {
+            guard let (count, first) = await pageSummary(request) else { return }
+            if count > 1 {
                 session.add([
                     finding(
-                        .pageSize, "page \(number) with \(size)=1 holds \(pageItems.count) items", expected: "at most 1 item",
-                        found: "\(pageItems.count) items")
+                        .pageSize, "page \(number) with \(size)=1 holds \(count) items", expected: "at most 1 item",
+                        found: "\(count) items")
                 ])
                 return
             }
-            guard let item = pageItems.first else { return }
-            items.append(item)
+            guard let first else { return }
+            items.append(first)
         }
         if items.count == 2, items[0] == items[1] {
             session.add([
@@ -47,11 +48,24 @@ struct PaginationWalk {
         }
     }
 
+    /// The response (without its body) when it carried a parsed 2xx body.
+    private func answerHead(_ request: OutgoingRequest) async -> RecordedResponse? {
+        let (exchange, body) = await session.perform(endpoint, request, expecting: [endpoint.success])
+        return body == nil ? nil : exchange.response
+    }
+
+    /// The number of items on a page and the first one's skeleton; `nil` when the answer has no list.
+    private func pageSummary(_ request: OutgoingRequest) async -> (count: Int, first: JSONValue?)? {
+        guard let body = await session.perform(endpoint, request, expecting: [endpoint.success]).body,
+            let items = Self.items(in: body)
+        else { return nil }
+        return (items.count, items.first?.skeleton)
+    }
+
     /// 42: `page[size]=1`, then the `Link` header's `next` URL; `X-Page` must follow.
     private func walkLinks() async {
         let request = session.request(endpoint, path: path, query: query + [("page[number]", "1"), ("page[size]", "1")])
-        let (exchange, body) = await session.perform(endpoint, request, expecting: [endpoint.success])
-        guard let response = exchange.response, body != nil,
+        guard let response = await answerHead(request),
             let total = response.headers["X-Total"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), total >= 2
         else { return }
         guard let link = response.headers["Link"].flatMap(LinkHeader.init), let next = link.links["next"] else {

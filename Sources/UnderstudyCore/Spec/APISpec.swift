@@ -239,6 +239,17 @@ public struct ModelReference: Sendable {
         }
     }
 
+    /// The error the app's decode of `bytes` throws, read in place (a 30 MB answer is not copied into a
+    /// `Data` first).
+    public func decodeError(_ bytes: [UInt8], settings: DecoderSettings) -> (any Error)? {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return decodeError(Data(), settings: settings) }
+            // The Data lives only for this call and never owns the memory.
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
+            return decodeError(data, settings: settings)
+        }
+    }
+
     /// Decodes `data` into the model with the app's decoder, returning the error the app would see.
     public func decodeError(_ data: Data, settings: DecoderSettings) -> (any Error)? {
         do {

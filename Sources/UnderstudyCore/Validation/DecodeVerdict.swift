@@ -89,7 +89,7 @@ public enum BodyCheck {
     ) -> [Diagnostic] {
         // The app's decode runs before the tree is built, so the two never hold memory at the same time: a
         // 30 MB answer costs the larger of them, not their sum.
-        let decodeError = model.decodeError(Data(bytes), settings: spec.app.decoder)
+        let decodeError = model.decodeError(bytes, settings: spec.app.decoder)
         let body: JSONValue
         do {
             body = try parser.parse(bytes)
@@ -108,7 +108,7 @@ public enum BodyCheck {
     /// The findings for an already parsed body (`bytes` are what the app decodes).
     public static func findings(_ body: JSONValue, bytes: [UInt8], model: ModelReference, spec: APISpec) -> [Diagnostic] {
         var findings = validation(body, model: model, spec: spec)
-        if let error = model.decodeError(Data(bytes), settings: spec.app.decoder),
+        if let error = model.decodeError(bytes, settings: spec.app.decoder),
             let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
         {
             findings.append(finding)

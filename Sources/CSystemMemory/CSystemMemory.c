@@ -1,0 +1,1 @@
+// The module's functions are inline, in include/CSystemMemory.h.
