@@ -201,7 +201,7 @@ struct DocumentedServerTests {
     /// `check` with the document's sign-in (a token; VideGreniers' login; 42's client credentials; EasyCo's
     /// anon key) against the API's documented server, changed by `drift`.
     static func check(
-        _ api: String, probes: Bool = false,
+        _ api: String, probes: Bool = false, reversedLinks: Bool = false,
         drift: @escaping @Sendable (AnyEndpoint, [String: String], JSONValue) -> JSONValue = { $2 }
     ) async throws
         -> (CheckReport, APISpec)
@@ -215,7 +215,8 @@ struct DocumentedServerTests {
             default: Credentials(token: Self.token, apiKey: apiKey)
             }
         let report = try await CannedServer.with(
-            [:], otherwise: DocumentedServer.answer(spec, token: Self.token, apiKey: apiKey, drift: drift)
+            [:], otherwise: DocumentedServer.answer(
+                spec, token: Self.token, apiKey: apiKey, reversedLinks: reversedLinks, drift: drift)
         ) { server in
             let options = CheckOptions(
                 baseURL: server.baseURL, credentials: credentials, allowWrites: !probes, probes: probes,
@@ -243,6 +244,12 @@ struct DocumentedServerTests {
         let (report, _) = try await Self.check(api) { _, _, body in body.compatiblyDrifted }
         #expect(CheckMockTests.problems(report) == [])
         #expect(report.findings.contains { $0.rule == .unknownProperty })
+    }
+
+    @Test func aReorderedLinkHeaderIsNoError() async throws {
+        let (report, _) = try await Self.check("intra42", reversedLinks: true)
+        #expect(CheckMockTests.problems(report) == [])
+        #expect(report.endpoints.contains { $0.endpoint == "GET /v2/users/{login}/projects_users" && $0.requests >= 3 })
     }
 
     @Test(arguments: apis)

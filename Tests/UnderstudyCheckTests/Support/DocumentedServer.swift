@@ -18,7 +18,7 @@ enum DocumentedServer {
     /// - Parameter drift: what the server changes in each documented body, given the request's query (a
     ///   drift test's server; one that applies a query's meaning).
     static func answer(
-        _ spec: APISpec, token: String, apiKey: String? = nil,
+        _ spec: APISpec, token: String, apiKey: String? = nil, reversedLinks: Bool = false,
         drift: @escaping @Sendable (AnyEndpoint, [String: String], JSONValue) -> JSONValue = { $2 }
     ) -> CannedServer.Answer {
         let bodies = Dictionary(uniqueKeysWithValues: spec.endpoints.map { ($0.id, body(for: $0, in: spec, token: token)) })
@@ -45,7 +45,8 @@ enum DocumentedServer {
             }
             let status = endpoint.success.rawValue
             guard endpoint.response != nil, status != 204 else { return .response(status: status, headers: [], body: []) }
-            return page(drift(endpoint, query, bodies[endpoint.id] ?? .null), of: endpoint, query: query, head: headers, path: path)
+            return page(drift(endpoint, query, bodies[endpoint.id] ?? .null), of: endpoint, query: query, head: headers, path: path,
+                reversedLinks: reversedLinks)
         }
     }
 
@@ -56,7 +57,8 @@ enum DocumentedServer {
     /// The answer holding the page the request asks for, in the endpoint's paging style; every item when
     /// it asks for none.
     private static func page(
-        _ body: JSONValue, of endpoint: AnyEndpoint, query: [String: String], head: String, path: String
+        _ body: JSONValue, of endpoint: AnyEndpoint, query: [String: String], head: String, path: String,
+        reversedLinks: Bool
     ) -> CannedServer.Answer {
         let status = endpoint.success.rawValue
         let items = PaginationWalk.items(in: body) ?? []
@@ -72,9 +74,12 @@ enum DocumentedServer {
             let size = query["page[size]"].flatMap(Int.init) ?? 30
             let number = query["page[number]"].flatMap(Int.init) ?? 1
             var headers = [("X-Page", String(number)), ("X-Per-Page", String(size)), ("X-Total", String(items.count))]
-            if number * size < items.count {
-                headers.append(("Link", "<\(path)?page[number]=\(number + 1)&page[size]=\(size)>; rel=\"next\""))
-            }
+            // 42 sends next and last; the order is not part of the contract (`reversedLinks` turns it round,
+            // for a compatible-drift test).
+            let last = max(1, (items.count + size - 1) / size)
+            var links = ["<\(path)?page[number]=\(last)&page[size]=\(size)>; rel=\"last\""]
+            if number < last { links.insert("<\(path)?page[number]=\(number + 1)&page[size]=\(size)>; rel=\"next\"", at: 0) }
+            headers.append(("Link", (reversedLinks ? links.reversed() : links).joined(separator: ", ")))
             return .json(slice((number - 1) * size..<number * size).serialized(), status: status, headers: headers)
         case .range:
             let bounds = head.firstMatch(of: /\r\nrange: (\d+)-(\d+)/).map { (Int($0.1)!, Int($0.2)!) }
