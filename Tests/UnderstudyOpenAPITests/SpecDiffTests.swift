@@ -177,4 +177,26 @@ struct SpecDiffTests {
         ]
         #expect(try lines(form, tree, .object(changed)) == ["breaking diff.type-changed tree GET /tree response /name: the type changed from string to integer"])
     }
+
+    @Test func theTextReportGroupsOneCauseAcrossEndpoints() {
+        // A shared date that changed type shows in three answers: one cause, one line and its places; a lone
+        // change keeps its own line.
+        let message = "the type changed from number to string"
+        let changes = [
+            SpecChange(.breaking, .typeChanged, api: "vg", endpoint: "GET /a", location: "response /data/*/startDate", message: message),
+            SpecChange(.breaking, .typeChanged, api: "vg", endpoint: "GET /b", location: "response /data/startDate", message: message),
+            SpecChange(.breaking, .typeChanged, api: "vg", endpoint: "GET /c", location: "response /data/*/event/startDate", message: message),
+            SpecChange(.breaking, .typeChanged, api: "vg", endpoint: "POST /a", location: "request /startDate", message: message),
+        ]
+        #expect(
+            SpecChangeRenderer.render(changes, as: .text) == """
+                breaking diff.type-changed vg response …/startDate, 3 places on 3 endpoints: \(message)
+                    GET /a response /data/*/startDate; GET /b response /data/startDate; GET /c response /data/*/event/startDate
+                breaking diff.type-changed vg POST /a request /startDate: \(message)
+                4 breaking, 0 warning, 0 compatible
+
+                """)
+        // Every change stays in the JSON.
+        #expect(SpecChangeRenderer.render(changes, as: .json).matches(of: /"location"/).count == 4)
+    }
 }

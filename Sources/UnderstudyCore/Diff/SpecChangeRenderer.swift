@@ -15,7 +15,7 @@ public enum SpecChangeRenderer {
         let summary = SpecChange.Impact.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
         switch format {
         case .text:
-            return changes.map { $0.line + "\n" }.joined() + summary + "\n"
+            return rootCauses(changes).map(\.text).joined() + summary + "\n"
         case .json:
             let document: JSONValue = [
                 "formatVersion": .integer(formatVersion),
@@ -49,6 +49,50 @@ public enum SpecChangeRenderer {
                 output += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
             }
             return output
+        }
+    }
+
+    /// The changes grouped by root cause: one rule and message at one field (the location's last member, on
+    /// the same side) across endpoints is one cause, such as a shared model's date that changed type. Each
+    /// group in the order of its first change.
+    static func rootCauses(_ changes: [SpecChange]) -> [RootCause] {
+        var groups: [RootCause] = []
+        var index: [String: Int] = [:]
+        for change in changes {
+            let key = [change.impact.rawValue, change.rule.rawValue, change.api, change.message, RootCause.field(change)]
+                .joined(separator: "\u{1}")
+            if let position = index[key] {
+                groups[position].changes.append(change)
+            } else {
+                index[key] = groups.count
+                groups.append(RootCause(changes: [change]))
+            }
+        }
+        return groups
+    }
+
+    /// One cause and the places it shows.
+    struct RootCause {
+        var changes: [SpecChange]
+
+        /// `response …/startDate`: the side and the last member of a location; `nil` without a location.
+        static func field(_ change: SpecChange) -> String {
+            guard let location = change.location, let member = location.split(separator: "/").last,
+                location.contains("/")
+            else { return change.location.map { "\($0) at \(change.endpoint ?? "")" } ?? change.endpoint ?? "" }
+            return "\(location.split(separator: " ").first ?? "") …/\(member)"
+        }
+
+        /// The change's line when it is alone; else one line with the count, then where (the first five).
+        var text: String {
+            guard changes.count > 1, let first = changes.first else { return changes[0].line + "\n" }
+            let endpoints = Set(changes.compactMap(\.endpoint)).count
+            var text = "\(first.impact.rawValue) \(first.rule.rawValue) \(first.api) \(Self.field(first)), "
+                + "\(changes.count) places on \(endpoints) endpoint\(endpoints == 1 ? "" : "s"): \(first.message)\n"
+            let places = changes.map { [$0.endpoint, $0.location].compactMap { $0 }.joined(separator: " ") }
+            text += "    " + places.prefix(5).joined(separator: "; ")
+                + (places.count > 5 ? "; and \(places.count - 5) more" : "") + "\n"
+            return text
         }
     }
 
