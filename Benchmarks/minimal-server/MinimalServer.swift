@@ -11,7 +11,8 @@ struct MinimalServer {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
         let routes = arguments.dropFirst().map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
-        guard let port = arguments.first.flatMap({ Int($0) }), !routes.isEmpty, routes.allSatisfy({ $0.count == 2 }) else {
+        guard let port = arguments.first.flatMap({ Int($0) }), !routes.isEmpty, routes.allSatisfy({ $0.count == 2 })
+        else {
             FileHandle.standardError.write(Data("usage: minimal-server PORT PATH=FILE...\n".utf8))
             exit(64)
         }

@@ -16,10 +16,11 @@ final class CachedAnswer: Sendable {
     init(_ response: MockResponse, validUntil: Date?) {
         self.response = response
         body = ByteBuffer(bytes: response.body)
-        head = Response(
-            status: .init(code: response.status), headers: MockHTTPResponder.fields(response),
-            body: ResponseBody(byteBuffer: body)
-        ).head
+        head =
+            Response(
+                status: .init(code: response.status), headers: MockHTTPResponder.fields(response),
+                body: ResponseBody(byteBuffer: body)
+            ).head
         self.validUntil = validUntil
     }
 

@@ -71,10 +71,15 @@ struct CachedAnswerTests {
         #expect(engine.cachedAnswer(for: raw) == nil)
         #expect(await engine.respond(to: raw).status == 200)
         #expect(engine.cachedAnswer(for: raw)?.response.status == 200)
-        #expect(engine.cachedAnswer(for: RawRequest(method: "GET", target: "/activities", headers: ["Host": "other"])) == nil)
-        let agent = RawRequest(method: "GET", target: "/activities", headers: ["Host": "127.0.0.1", "User-Agent": "app"])
+        #expect(
+            engine.cachedAnswer(for: RawRequest(method: "GET", target: "/activities", headers: ["Host": "other"]))
+                == nil)
+        let agent = RawRequest(
+            method: "GET", target: "/activities", headers: ["Host": "127.0.0.1", "User-Agent": "app"])
         #expect(engine.cachedAnswer(for: agent) != nil)
-        #expect(engine.cachedAnswer(for: RawRequest(method: "GET", target: "/activities?page=1", headers: ["Host": "127.0.0.1"])) == nil)
+        #expect(
+            engine.cachedAnswer(
+                for: RawRequest(method: "GET", target: "/activities?page=1", headers: ["Host": "127.0.0.1"])) == nil)
         engine.setFaults([try FaultRule(parsing: "GET /activities: latency=1ms")])
         #expect(engine.cachedAnswer(for: raw) == nil)
         engine.setFaults([])
@@ -90,7 +95,8 @@ struct CachedAnswerTests {
         #expect(create.status == 201)
         #expect(engine.cachedAnswer(for: raw) == nil)
 
-        let limited = MockEngine(behaviour: behaviour, configuration: MockConfiguration(rateLimit: RateLimit(requests: 100, seconds: 1)))
+        let limited = MockEngine(
+            behaviour: behaviour, configuration: MockConfiguration(rateLimit: RateLimit(requests: 100, seconds: 1)))
         #expect(await limited.respond(to: raw).status == 200)
         #expect(limited.cachedAnswer(for: raw) == nil)
     }

@@ -42,7 +42,8 @@ struct IdleConnectionTests {
             // The second answer comes from the cache, outside Hummingbird's handler: the connection stays open.
             for _ in 0..<3 {
                 try connection.send(request)
-                #expect(try await connection.readResponse(patience: .seconds(120)).head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                #expect(
+                    try await connection.readResponse(patience: .seconds(120)).head.hasPrefix("HTTP/1.1 200 OK\r\n"))
             }
             try connection.send("GET /activities HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let answer = String(decoding: try await connection.readUntilClosed(patience: .seconds(120)), as: UTF8.self)
@@ -59,7 +60,8 @@ struct IdleConnectionTests {
             for _ in 0..<2 {
                 let connection = try RawConnection(port: mock.server.port)
                 try connection.send(request)
-                #expect(try await connection.readResponse(patience: .seconds(120)).head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                #expect(
+                    try await connection.readResponse(patience: .seconds(120)).head.hasPrefix("HTTP/1.1 200 OK\r\n"))
                 held.append(connection)
             }
             let third = try RawConnection(port: mock.server.port)
