@@ -42,8 +42,17 @@ struct Mock: AsyncParsableCommand {
     @Option(help: "Refuse request bodies larger than this many bytes (413).")
     var maxBodyBytes: Int = 1 << 20
 
-    @Option(help: "Close a connection idle (or sending its request head) for this many seconds (0.1 to 86400).")
+    @Option(help: "Close a connection with no request for this many seconds (0.1 to 86400).")
     var idleTimeout: Double = 60
+
+    @Option(help: "Close a connection whose request takes longer than this many seconds to arrive (0.1 to 86400).")
+    var requestTimeout: Double = 10
+
+    @Option(
+        help: ArgumentHelp(
+            "Answer connections beyond this many open at once with 503 and close them (default: 7/8 of ulimit -n).",
+            valueName: "n"))
+    var maxConnections: Int?
 
     func validate() throws {
         guard MockLauncher.labels(for: api) != nil else {
@@ -61,6 +70,10 @@ struct Mock: AsyncParsableCommand {
         guard (0.1...86_400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds")
         }
+        guard (0.1...86_400).contains(requestTimeout) else {
+            throw ValidationError("--request-timeout must be between 0.1 and 86400 seconds")
+        }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be positive") }
     }
 
     func run() async throws {
@@ -69,7 +82,9 @@ struct Mock: AsyncParsableCommand {
             fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,
             maximumBodyBytes: maxBodyBytes, faults: try fault.map { try FaultRule(parsing: $0) },
             rateLimit: rateLimit.flatMap(RateLimit.init(parsing:)),
-            idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())))
+            idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
+            requestTimeout: .milliseconds(Int((requestTimeout * 1000).rounded())),
+            maximumConnections: maxConnections ?? MockConfiguration.defaultMaximumConnections)
         let signals = SignalWaiter()
         let running: [MockLauncher.Running]
         do {

@@ -11,7 +11,9 @@ extension TokenService {
         }
         do {
             let claims = try await verify(token)
-            return Principal(subject: claims.sub.value, roles: claims.roles ?? claims.role.map { [$0] } ?? [], token: token)
+            return Principal(
+                subject: claims.sub.value, roles: claims.roles ?? claims.role.map { [$0] } ?? [], token: token,
+                expiresAt: claims.exp.value)
         } catch let error as TokenServiceError {
             _ = authorization
             throw MockError(.unauthorized, "invalid token: \(error.description)")

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import Synchronization
 
 /// Signs and verifies the HS256 JWTs of the apinest, VideGreniers and Supabase mocks.
 ///
@@ -20,6 +21,9 @@ public struct TokenService: Sendable {
     }
 
     private let keys: JWTKeyCollection
+    /// Tokens whose signature has been checked, so a client sending the same token with every request costs
+    /// one HMAC and one JSON decode, not one per request. Expiry is still checked on every use.
+    private let verified = VerifiedTokens()
     /// The clock tokens are issued and checked against.
     public let now: @Sendable () -> Date
 
@@ -49,6 +53,7 @@ public struct TokenService: Sendable {
     /// The verified claims of a token.
     /// - Throws: ``TokenServiceError`` saying whether the token is malformed, wrongly signed or expired.
     public func verify(_ token: String) async throws -> Claims {
+        if let claims = verified.claims(of: token) { return try unexpired(claims) }
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self)
@@ -60,8 +65,25 @@ public struct TokenService: Sendable {
         } catch {
             throw TokenServiceError(description: "the token is malformed")
         }
+        verified.insert(claims, for: token)
+        return try unexpired(claims)
+    }
+
+    private func unexpired(_ claims: Claims) throws -> Claims {
         guard claims.exp.value > now() else { throw TokenServiceError(description: "the token has expired") }
         return claims
+    }
+}
+
+/// The claims of tokens whose signature was good, by the token's text; bounded in entries and bytes.
+private final class VerifiedTokens: Sendable {
+    private let cache = Mutex(BoundedCache<String, TokenService.Claims>(maximumEntries: 4_096, maximumBytes: 8 << 20))
+
+    func claims(of token: String) -> TokenService.Claims? { cache.withLock { $0.value(for: token) } }
+
+    func insert(_ claims: TokenService.Claims, for token: String) {
+        // The token's bytes, and about as much again for its decoded claims and the bookkeeping.
+        cache.withLock { $0.insert(claims, bytes: 2 * token.utf8.count + 256, for: token) }
     }
 }
 

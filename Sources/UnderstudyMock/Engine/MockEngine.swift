@@ -18,8 +18,9 @@ public final class MockEngine: Sendable {
     private let faults: Mutex<FaultState>
     /// Read on every request without taking the faults lock.
     private let hasFaults: Atomic<Bool>
-    /// Finished GET answers; bounded, so distinct query strings cannot grow memory without end.
-    let cache = Mutex(ResponseCache<CacheKey, MockResponse>(maximumEntries: 1024, maximumBytes: 64 << 20))
+    /// Finished GET answers by state version and exact request; bounded, so distinct query strings cannot grow
+    /// memory without end.
+    let cache = Mutex(BoundedCache<CacheKey, CachedAnswer>(maximumEntries: 1024, maximumBytes: 64 << 20))
     private let rateLimiter: RateLimiter?
 
     /// A class, so matching a request moves one reference instead of copying a whole spec.
@@ -45,24 +46,38 @@ public final class MockEngine: Sendable {
         var random: SeededRandom
     }
 
+    /// A GET request as the cache knows it: the same key means the same answer while the state version and the
+    /// credential last.
     struct CacheKey: Hashable {
         let version: UInt64
-        let route: String
         let path: String
         let query: String
-        let subject: String?
-        /// Headers answers vary on: the host (42's absolute `Link` URLs) and PostgREST's `Range`,
-        /// `Range-Unit`, `Prefer` and `Accept`.
-        let variant: String
+        /// The headers among ``MockEngine/keyedHeaders`` the request has, as `name: value` lines.
+        let headers: String
+
+        init(version: UInt64, _ raw: RawRequest, keyedHeaders: [String]) {
+            self.version = version
+            path = raw.path
+            query = raw.query
+            var headers = ""
+            for name in keyedHeaders {
+                guard let value = raw.headers[name] else { continue }
+                headers += name
+                headers += ": "
+                headers += value
+                headers += "\n"
+            }
+            self.headers = headers
+        }
 
         /// The bytes of the key's strings, which a long query string makes large.
-        var bytes: Int { route.utf8.count + path.utf8.count + query.utf8.count + variant.utf8.count + (subject?.utf8.count ?? 0) }
+        var bytes: Int { path.utf8.count + query.utf8.count + headers.utf8.count }
     }
 
-    /// What a response costs in the cache: body, headers and bookkeeping.
-    static let entryOverhead = 256
-
-    static let varyingHeaders = ["host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit", "prefer", "accept"]
+    /// The headers answers vary on: the credential, those behaviours read (the host for 42's absolute `Link` URLs,
+    /// PostgREST's `Range`, `Range-Unit`, `Prefer` and `Accept`) and every header parameter the specs declare, as
+    /// validation reads them. A `User-Agent` or a trace id makes no new answer.
+    private let keyedHeaders: [String]
 
     /// Creates an engine for a behaviour.
     public init(behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) {
@@ -76,6 +91,13 @@ public final class MockEngine: Sendable {
                 return Route(spec: spec, endpoint: endpoint, segments: segments, literalCount: literals)
             }
         }.sorted { $0.literalCount > $1.literalCount }
+        let declared = behaviour.specs.flatMap(\.endpoints).flatMap(\.parameters).filter { $0.location == .header }
+        keyedHeaders = Set(
+            [
+                "authorization", "apikey", "cookie", "host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit",
+                "prefer", "accept", "content-type",
+            ] + declared.map { $0.name.lowercased() }
+        ).sorted()
         faults = Mutex(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
         hasFaults = Atomic(!configuration.faults.isEmpty)
         rateLimiter = configuration.rateLimit.map { RateLimiter($0, now: configuration.now) }
@@ -95,6 +117,16 @@ public final class MockEngine: Sendable {
         behaviour.errorResponse(
             MockError(.payloadTooLarge, "the body of \(path) is over the \(configuration.maximumBodyBytes)-byte limit"),
             spec: behaviour.specs[0])
+    }
+
+    /// The 503 answer to a connection beyond ``MockConfiguration/maximumConnections``.
+    func serviceUnavailable() -> MockResponse {
+        behaviour.errorResponse(
+            MockError(
+                .init(rawValue: 503),
+                "too many connections: the mock holds \(configuration.maximumConnections) at most; retry later",
+                headers: [("Retry-After", "1")]),
+            spec: defaultSpec)
     }
 
     /// Answers one request.
@@ -198,17 +230,32 @@ public final class MockEngine: Sendable {
         }
         try RequestValidation(route: route, status: behaviour.validationStatus).validate(&request)
 
-        let cacheable = method == .get
-        let key = CacheKey(
-            version: behaviour.stateVersion, route: route.id, path: raw.path, query: raw.query,
-            subject: request.principal?.subject,
-            variant: Self.varyingHeaders.map { raw.header($0) ?? "" }.joined(separator: "\n"))
-        if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached }
+        // An answer is kept for the exact request while the credential it was computed for lasts; one whose end
+        // the behaviour does not know is computed anew each time.
+        let cacheable = method == .get && raw.body.isEmpty && (request.principal.map { $0.expiresAt != nil } ?? true)
+        let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
+        if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached.response }
         let response = try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
         if cacheable && response.status == 200 {
-            cache.withLock { $0.insert(response, bytes: key.bytes + response.bytes, for: key) }
+            let answer = CachedAnswer(response, validUntil: request.principal?.expiresAt)
+            cache.withLock { $0.insert(answer, bytes: key.bytes + answer.bytes, for: key) }
         }
         return response
+    }
+
+    /// The answer to a GET computed before for exactly this request (path, query, every header) in the current
+    /// state, served without routing, authenticating or validating it again: the server's fast path.
+    ///
+    /// `nil` when faults or a rate limit are on (every request must meet them), for a request with a body, and
+    /// once the credential the answer was computed for has expired.
+    func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
+        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.load(ordering: .relaxed) else {
+            return nil
+        }
+        let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
+        guard let answer = cache.withLock({ $0.value(for: key) }) else { return nil }
+        if let validUntil = answer.validUntil, validUntil <= configuration.now() { return nil }
+        return answer
     }
 
     static func matches(_ template: [PathTemplate.Segment], _ segments: [Substring]) -> Bool {
@@ -319,6 +366,16 @@ public struct RawRequest: Sendable {
         self.path = path
         self.query = query
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
+        self.client = client
+    }
+
+    /// Creates a request whose header names are already lower-cased.
+    init(method: String, path: String, query: String, lowercasedHeaders: [String: String], body: [UInt8], client: String) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = lowercasedHeaders
         self.body = body
         self.client = client
     }

@@ -1,3 +1,4 @@
+import Foundation
 import UnderstudyCore
 
 /// A request as a mock behaviour sees it: transport-independent, already routed, authenticated and
@@ -58,11 +59,16 @@ public struct Principal: Sendable, Hashable {
     public var roles: [String]
     /// The raw credential, so logout can revoke it.
     public var token: String
+    /// When the credential stops being accepted: `.distantFuture` for one that never expires, `nil` when
+    /// unknown. Answers to a request with a credential are served again from the engine's cache without
+    /// authenticating it only until then, so leave it `nil` unless every later refusal comes from a state change.
+    public var expiresAt: Date?
 
-    public init(subject: String, roles: [String] = [], token: String) {
+    public init(subject: String, roles: [String] = [], token: String, expiresAt: Date? = nil) {
         self.subject = subject
         self.roles = roles
         self.token = token
+        self.expiresAt = expiresAt
     }
 
     /// Whether the caller has a role (compared without case: documents write `Admin`, `admin`).

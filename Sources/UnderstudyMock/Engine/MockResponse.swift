@@ -27,11 +27,6 @@ public struct MockResponse: Sendable {
         MockResponse(status: status, headers: headers)
     }
 
-    /// The bytes the response holds (body and headers), for bounded caches.
-    var bytes: Int {
-        body.count + headers.reduce(MockEngine.entryOverhead) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-    }
-
     /// The answer to HEAD: the same status and headers, with the `Content-Length` the body would have had.
     func withoutBody() -> MockResponse {
         var response = MockResponse(status: status, headers: headers)

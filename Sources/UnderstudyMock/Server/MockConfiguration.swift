@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How a mock runs: seed, persistence, limits, faults, rate limits, clock.
 public struct MockConfiguration: Sendable {
     /// The seed of generated fixtures and of fault decisions.
@@ -15,20 +21,45 @@ public struct MockConfiguration: Sendable {
     public var faults: [FaultRule]
     /// Requests allowed per client, or `nil` for no limit.
     public var rateLimit: RateLimit?
-    /// How long a connection may stay idle (no request, or a request head that never completes) before the
-    /// server closes it, so idle and slow clients cannot hold connections forever.
+    /// How long a connection may stay idle (no request since it opened or since the last answer) before the
+    /// server closes it.
     public var idleTimeout: Duration
+    /// How long a request (head and body) may take to arrive from its first byte before the server closes the
+    /// connection, however often bytes trickle in, so slow clients (slowloris) cannot hold connections forever.
+    public var requestTimeout: Duration
+    /// How many connections may be open at once (for `understudy mock`, across all its servers); a connection
+    /// beyond them is answered `503` with `Connection: close` and closed.
+    public var maximumConnections: Int
     /// The clock tokens and timestamps follow.
     public var now: @Sendable () -> Date
 
-    /// The default ``idleTimeout``: a minute, as nginx's `client_header_timeout` and Kestrel's keep-alive
-    /// are of that order.
+    /// The default ``idleTimeout``: a minute, as nginx's `keepalive_timeout` and Kestrel's keep-alive are of
+    /// that order.
     public static let defaultIdleTimeout = Duration.seconds(60)
+
+    /// The default ``requestTimeout``: ten seconds, ample for any request over loopback or a LAN.
+    public static let defaultRequestTimeout = Duration.seconds(10)
+
+    /// The default ``maximumConnections``: seven eighths of the process's file descriptor limit (`ulimit -n`),
+    /// leaving the rest for listening sockets, files and the connections being refused.
+    public static var defaultMaximumConnections: Int {
+        var limit = rlimit()
+        #if os(Linux)
+            let status = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        #else
+            let status = getrlimit(RLIMIT_NOFILE, &limit)
+        #endif
+        guard status == 0 else { return 896 }
+        let descriptors = Int(min(UInt64(limit.rlim_cur), UInt64(Int32.max)))
+        return max(1, descriptors - descriptors / 8)
+    }
 
     public init(
         seed: UInt64 = 1, stateFile: URL? = nil, fixturesDirectory: URL? = nil,
         jwtSecret: String = MockConfiguration.defaultJWTSecret, maximumBodyBytes: Int = 1 << 20, faults: [FaultRule] = [],
         rateLimit: RateLimit? = nil, idleTimeout: Duration = MockConfiguration.defaultIdleTimeout,
+        requestTimeout: Duration = MockConfiguration.defaultRequestTimeout,
+        maximumConnections: Int = MockConfiguration.defaultMaximumConnections,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.seed = seed
@@ -39,6 +70,8 @@ public struct MockConfiguration: Sendable {
         self.faults = faults
         self.rateLimit = rateLimit
         self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.maximumConnections = maximumConnections
         self.now = now
     }
 

@@ -39,6 +39,8 @@ public struct MockLauncher: Sendable {
         guard let labels = Self.labels(for: selector) else {
             throw MockServerError(description: "unknown API \"\(selector)\"")
         }
+        // One budget of connections for the whole process: they all draw on its file descriptors.
+        let budget = ConnectionBudget(maximum: configuration.maximumConnections)
         var behaviours: [MockAPI: any MockBehaviour] = [:]
         var running: [Running] = []
         do {
@@ -52,7 +54,8 @@ public struct MockLauncher: Sendable {
                     behaviours[api] = behaviour
                 }
                 let server = try await MockServer.start(
-                    behaviour, host: host, port: port == 0 ? 0 : port + index, configuration: configuration)
+                    behaviour, host: host, port: port == 0 ? 0 : port + index, configuration: configuration,
+                    budget: budget)
                 running.append(Running(label: label, server: server, behaviour: behaviour))
             }
         } catch {

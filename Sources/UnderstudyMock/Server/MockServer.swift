@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -39,14 +40,36 @@ public final class MockServer: Sendable {
         _ behaviour: any MockBehaviour, host: String = "127.0.0.1", port: Int = 0,
         configuration: MockConfiguration = MockConfiguration()
     ) async throws -> MockServer {
+        try await start(
+            behaviour, host: host, port: port, configuration: configuration,
+            budget: ConnectionBudget(maximum: configuration.maximumConnections))
+    }
+
+    /// The `Server` header of every answer.
+    static let serverName = "understudy"
+
+    /// Starts serving `behaviour` with connections taken from `budget`, which several servers may share.
+    static func start(
+        _ behaviour: any MockBehaviour, host: String, port: Int, configuration: MockConfiguration,
+        budget: ConnectionBudget
+    ) async throws -> MockServer {
         let engine = MockEngine(behaviour: behaviour, configuration: configuration)
         var logger = Logger(label: "understudy.mock.\(behaviour.name)")
         logger.logLevel = .warning
         let bound = BoundPort()
+        let limits = ConnectionGuard.Limits(
+            idleTimeout: TimeAmount(configuration.idleTimeout), requestTimeout: TimeAmount(configuration.requestTimeout),
+            budget: budget, refusal: CachedAnswer(engine.serviceUnavailable(), validUntil: nil))
+        let dates = HTTPDateCache()
+        // The guard comes first, so it sees every request part and every answer, the cached ones included;
+        // it keeps the idle timeout, which Hummingbird's own would apply to the requests it sees only.
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGuard(limits), CachedAnswerHandler(engine: engine, dates: dates)],
+            idleTimeout: nil)
         let application = Application(
             responder: MockHTTPResponder(engine: engine),
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "understudy"),
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
         let group = ServiceGroup(
@@ -127,13 +150,7 @@ struct MockHTTPResponder: HTTPResponder {
         } catch {
             return Self.response(engine.payloadTooLarge(path: request.uri.path))
         }
-        var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
-        // HTTP/1 `Host` arrives as the request's authority, not as a header field.
-        if let authority = request.head.authority { headers["host"] = authority }
-        let raw = RawRequest(
-            method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", headers: headers,
-            body: Array(buffer: body), client: context.client)
+        let raw = RawRequest(request.head, uri: request.uri, body: Array(buffer: body), client: context.client)
         var response = await engine.respond(to: raw)
         if request.method == .connect {
             // NIO frames every answer to CONNECT without a body or length (a 2xx would open a tunnel), so the
@@ -144,11 +161,17 @@ struct MockHTTPResponder: HTTPResponder {
         return Self.response(response)
     }
 
-    static func response(_ response: MockResponse) -> Response {
+    /// The header fields of an answer (names that are not valid HTTP field names are left out).
+    static func fields(_ response: MockResponse) -> HTTPFields {
         var fields = HTTPFields()
         for header in response.headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
+        return fields
+    }
+
+    static func response(_ response: MockResponse) -> Response {
+        let fields = fields(response)
         let buffer = ByteBuffer(bytes: response.body)
         if response.dropConnection {
             let body = ResponseBody(contentLength: buffer.readableBytes + 64) { writer in
@@ -158,5 +181,18 @@ struct MockHTTPResponder: HTTPResponder {
             return Response(status: .init(code: response.status), headers: fields, body: body)
         }
         return Response(status: .init(code: response.status), headers: fields, body: ResponseBody(byteBuffer: buffer))
+    }
+}
+
+extension RawRequest {
+    /// A request as Hummingbird delivers it: header names lower-cased (the last value of a name wins), and the
+    /// HTTP/1 `Host`, which arrives as the request's authority rather than as a header field.
+    init(_ head: HTTPRequest, uri: URI, body: [UInt8], client: String) {
+        var headers: [String: String] = [:]
+        for field in head.headerFields { headers[field.name.canonicalName] = field.value }
+        if let authority = head.authority { headers["host"] = authority }
+        self.init(
+            method: head.method.rawValue, path: uri.path, query: uri.query ?? "", lowercasedHeaders: headers, body: body,
+            client: client)
     }
 }

@@ -40,8 +40,54 @@ final class RawConnection {
     }
 
     func send(_ bytes: [UInt8]) throws {
-        let sent = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        // MSG_NOSIGNAL: writing to a connection the server has closed must fail, not kill the test process.
+        #if canImport(Glibc)
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+            let sent = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        #endif
         guard sent == bytes.count else { throw LiveMockError("write() sent \(sent) of \(bytes.count) bytes") }
+    }
+
+    /// Whether the server has closed the connection (without waiting: nothing is read).
+    var isClosedByPeer: Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// One whole answer (head and a `Content-Length` body) on a connection that stays open.
+    func readResponse(patience: Duration) async throws -> (head: String, body: [UInt8]) {
+        let descriptor = descriptor
+        let seconds = Int(patience.components.seconds)
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try Self.blockingReadResponse(descriptor, seconds: seconds) })
+            }
+        }
+    }
+
+    private static func blockingReadResponse(_ descriptor: Int32, seconds: Int) throws -> (head: String, body: [UInt8]) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        // Byte by byte up to the end of the head, so nothing of a following answer is consumed.
+        while !received.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+            guard read(descriptor, &byte, 1) == 1 else { throw LiveMockError("the answer's head did not arrive") }
+            received.append(byte)
+        }
+        let head = String(decoding: received, as: UTF8.self)
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        var body = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let count = body.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, length - filled) }
+            guard count > 0 else { throw LiveMockError("the answer's body ended after \(filled) of \(length) bytes") }
+            filled += count
+        }
+        return (head, body)
     }
 
     /// Everything the peer sends until it closes the connection; throws when it is still open after `patience`.

@@ -65,7 +65,8 @@ public struct Intra42Mock: MockBehaviour {
         if record.revoked { throw Self.notAuthorized("The access token was revoked") }
         if record.isExpired(at: now) { throw Self.notAuthorized("The access token expired") }
         let subject = record.userID.map(String.init) ?? "client:\(application.clientID)"
-        return Principal(subject: subject, roles: record.scopes, token: token)
+        return Principal(subject: subject, roles: record.scopes, token: token,
+            expiresAt: Date(timeIntervalSince1970: Double(record.createdAt + record.expiresIn)))
     }
 
     /// A 401 as Doorkeeper answers it: the 42 body and a `WWW-Authenticate` challenge.

@@ -78,7 +78,8 @@ public struct VideGreniersMock: MockBehaviour {
             guard let id = UUID(uuidString: claims.sub.value), let user = state.user(id) else {
                 throw MockError(.unauthorized, "invalid token: user \(claims.sub.value) does not exist")
             }
-            return Principal(subject: id.uuidString.lowercased(), roles: user.roles, token: token)
+            return Principal(
+                subject: id.uuidString.lowercased(), roles: user.roles, token: token, expiresAt: claims.exp.value)
         }
     }
 

@@ -5,9 +5,9 @@ import UnderstudyCore
 
 @testable import UnderstudyMock
 
-struct ResponseCacheTests {
+struct BoundedCacheTests {
     @Test func entriesAndBytesStayBoundedAndRecentlyUsedOnesSurvive() {
-        var cache = ResponseCache<Int, String>(maximumEntries: 100, maximumBytes: 10_000)
+        var cache = BoundedCache<Int, String>(maximumEntries: 100, maximumBytes: 10_000)
         cache.insert("first", bytes: 10, for: -1)
         for key in 0..<2_000 {
             cache.insert("value \(key)", bytes: 50, for: key)
@@ -21,7 +21,7 @@ struct ResponseCacheTests {
     }
 
     @Test func byteBoundEvictsBeforeTheEntryBound() {
-        var cache = ResponseCache<Int, String>(maximumEntries: 1_000, maximumBytes: 10_000)
+        var cache = BoundedCache<Int, String>(maximumEntries: 1_000, maximumBytes: 10_000)
         for key in 0..<2_000 { cache.insert("\(key)", bytes: 1_000, for: key) }
         #expect(cache.count <= 10)
         #expect(cache.bytes <= 10_000)
