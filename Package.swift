@@ -34,11 +34,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "UnderstudyCore", swiftSettings: swiftSettings),
+        // The system's SQLite (libsqlite3-dev), for `--state`: a tiny module and no package to build.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UnderstudySpecs", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
         .target(
             name: "UnderstudyMock",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs",
+                "CSQLite", "UnderstudyCore", "UnderstudySpecs",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

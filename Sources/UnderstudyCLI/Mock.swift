@@ -21,7 +21,11 @@ struct Mock: AsyncParsableCommand {
     @Option(help: "The port of the first server; the next servers take the following ports. 0 picks free ports.")
     var port: Int = 4010
 
-    @Option(help: "Persist state to this file (one file per API: NAME-<api>.json), atomically on every write.")
+    @Option(
+        help: """
+            Keep the state in SQLite files next to this one (NAME-<api>.sqlite), each write durable before its \
+            answer; a file in use by another mock is refused.
+            """)
     var state: String?
 
     @Option(help: "The seed of the generated fixtures and of fault decisions.")

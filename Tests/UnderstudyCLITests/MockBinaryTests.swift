@@ -13,11 +13,11 @@ struct MockBinaryTests {
         let process = Process()
         private(set) var urls: [String: String] = [:]
 
-        init() throws {
+        init(_ arguments: [String] = ["mock", "--port", "0"]) throws {
             let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("understudy")
             process.executableURL = binary
-            process.arguments = ["mock", "--port", "0"]
+            process.arguments = arguments
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice

@@ -10,7 +10,8 @@ import Foundation
 public struct MockConfiguration: Sendable {
     /// The seed of generated fixtures and of fault decisions.
     public var seed: UInt64
-    /// A file the state is persisted to (one file per API group: the name gets `-<api>` added).
+    /// The state files' base: one SQLite file per API group, whose name gets `-<api>` added (see
+    /// ``stateFile(for:)``), locked while the mock runs.
     public var stateFile: URL?
     /// A folder of fixture files (`understudy generate`) used as the initial state instead of generated ones.
     public var fixturesDirectory: URL?
@@ -78,11 +79,12 @@ public struct MockConfiguration: Sendable {
     /// The secret used when none is given: fixed, so tokens survive restarts of a local mock.
     public static let defaultJWTSecret = "understudy-mock-secret-0123456789abcdef"
 
-    /// The state file of one API group (`state.json` → `state-videgreniers.json`).
+    /// The state file of one API group (`state.sqlite` → `state-videgreniers.sqlite`; `state` →
+    /// `state-videgreniers.sqlite`).
     public func stateFile(for api: String) -> URL? {
         guard let stateFile else { return nil }
         let base = stateFile.deletingPathExtension().lastPathComponent
-        let ext = stateFile.pathExtension.isEmpty ? "json" : stateFile.pathExtension
+        let ext = stateFile.pathExtension.isEmpty ? "sqlite" : stateFile.pathExtension
         return stateFile.deletingLastPathComponent().appendingPathComponent("\(base)-\(api).\(ext)")
     }
 }

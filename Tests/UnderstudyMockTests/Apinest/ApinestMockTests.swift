@@ -751,16 +751,22 @@ struct ApinestMockTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = Self.configuration(stateFile: folder.appendingPathComponent("state.json"))
 
-        let (engine, mock) = try await engine(configuration)
-        let token = try await token(mock)
-        let id = try #require(
-            await engine.send("POST", "/activities", json: Self.newActivity, token: token).json?["_id"]?.stringValue)
-        #expect(
-            await engine.send("POST", "/activities/\(id)/complete", json: ["distanceKm": 3.0], token: token).status
-                == 200)
-        #expect(await engine.send("POST", "/achievements/notifications/read-all", token: token).status == 200)
-        let summary = await engine.send("GET", "/achievements/summary", token: token).json
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-apinest.json").path))
+        // The first mock is released before the second opens the file: a running mock locks it.
+        let token: String
+        let id: String
+        let summary: JSONValue?
+        do {
+            let (engine, mock) = try await engine(configuration)
+            token = try await self.token(mock)
+            id = try #require(
+                await engine.send("POST", "/activities", json: Self.newActivity, token: token).json?["_id"]?.stringValue)
+            #expect(
+                await engine.send("POST", "/activities/\(id)/complete", json: ["distanceKm": 3.0], token: token).status
+                    == 200)
+            #expect(await engine.send("POST", "/achievements/notifications/read-all", token: token).status == 200)
+            summary = await engine.send("GET", "/achievements/summary", token: token).json
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-apinest.json").path))
+        }
 
         let (restarted, _) = try await self.engine(configuration)
         let activity = await restarted.send("GET", "/activities/\(id)", token: token)

@@ -320,12 +320,17 @@ struct EasyCoMockTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = Self.configuration(stateFile: folder.appendingPathComponent("state.json"))
-        let first = try await session(configuration)
-        let target = try first.propertyID("T3 avec terrasse")
-        let created = await first.send(
-            "POST", "/rest/v1/favorites", json: ["user_id": .string(first.user), "property_id": .string(target)],
-            headers: ["Prefer": "return=representation"])
-        let id = try #require(created.json?[0]?["id"]?.stringValue)
+        // The first mock is released before the second opens the file: a running mock locks it.
+        let target: String
+        let id: String
+        do {
+            let first = try await session(configuration)
+            target = try first.propertyID("T3 avec terrasse")
+            let created = await first.send(
+                "POST", "/rest/v1/favorites", json: ["user_id": .string(first.user), "property_id": .string(target)],
+                headers: ["Prefer": "return=representation"])
+            id = try #require(created.json?[0]?["id"]?.stringValue)
+        }
 
         let second = try await session(configuration)
         let rows = try await second.rows("/rest/v1/favorites?select=id,property_id&id=eq.\(id)")

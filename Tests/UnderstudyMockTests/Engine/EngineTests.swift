@@ -114,16 +114,27 @@ struct EngineTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("notes.json")
-        let first = MockEngine(behaviour: try NotesMock(file: file))
-        _ = await first.send("POST", "/notes", json: ["title": "Kept"], token: "user")
-        // A new process on the same file (as after kill -9) sees the acknowledged write.
-        let second = MockEngine(behaviour: try NotesMock(file: file))
-        #expect(await second.send("GET", "/notes").json?[1]?["title"] == "Kept")
-        #expect(await second.send("POST", "/__understudy/reset").status == 200)
-        #expect(await second.send("GET", "/notes").json?.arrayValue?.count == 1)
+        do {
+            let first = MockEngine(behaviour: try NotesMock(file: file))
+            _ = await first.send("POST", "/notes", json: ["title": "Kept"], token: "user")
+            // While a mock runs on the file, it is locked: a second one is refused.
+            #expect(throws: StateFileError.self) { try NotesMock(file: file) }
+        }
+        do {
+            // A new mock on the same file (as after kill -9) sees the acknowledged write.
+            let second = MockEngine(behaviour: try NotesMock(file: file))
+            #expect(await second.send("GET", "/notes").json?[1]?["title"] == "Kept")
+            #expect(await second.send("POST", "/__understudy/reset").status == 200)
+            #expect(await second.send("GET", "/notes").json?.arrayValue?.count == 1)
+            // SQLite's write-ahead log is the only other file.
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(Set(files).isSubset(of: ["notes.json", "notes.json-wal"]))
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.json"])
-        try Data("{not json".utf8).write(to: file)
+        let garbage = Data("{not json".utf8)
+        try garbage.write(to: file)
         #expect(throws: StateFileError.self) { try NotesMock(file: file) }
+        #expect(try Data(contentsOf: file) == garbage)
     }
 
     @Test func faultsAreParsedAndInjectedDeterministically() async throws {

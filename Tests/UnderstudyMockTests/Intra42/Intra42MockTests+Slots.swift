@@ -251,31 +251,38 @@ extension Intra42MockTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("state.json")
         let clock = Intra42TestClock()
-        let first = try await Intra42Harness.make(clock: clock, stateFile: file)
-        let token = try await first.token()
-        let id = first.defaultUser.id
-        let created = await first.send(
-            "POST", "/v2/slots", json: slot(user: id, "2025-11-25T09:00:00Z", "2025-11-25T09:30:00Z"), token: token)
-        #expect(created.status == 201)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-intra42.json").path))
+        // Each mock is released before the next opens the file: a running mock locks it.
+        let token: String
+        let created: [JSONValue]
+        do {
+            let first = try await Intra42Harness.make(clock: clock, stateFile: file)
+            token = try await first.token()
+            let id = first.defaultUser.id
+            let reply = await first.send(
+                "POST", "/v2/slots", json: slot(user: id, "2025-11-25T09:00:00Z", "2025-11-25T09:30:00Z"), token: token)
+            #expect(reply.status == 201)
+            created = reply.json?.arrayValue ?? []
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-intra42.json").path))
+        }
+        do {
+            let second = try await Intra42Harness.make(clock: clock, stateFile: file)
+            let slots = await second.send("GET", "/v2/me/slots", token: token)
+            #expect(slots.status == 200)
+            #expect(slots.json?.arrayValue?.count == 12)
+            #expect(Array(slots.json?.arrayValue?.suffix(2) ?? []) == created)
+            let nextToken = try await second.token()
+            #expect(nextToken != token)
 
-        let second = try await Intra42Harness.make(clock: clock, stateFile: file)
-        let slots = await second.send("GET", "/v2/me/slots", token: token)
-        #expect(slots.status == 200)
-        #expect(slots.json?.arrayValue?.count == 12)
-        #expect(slots.json?.arrayValue?.suffix(2) == created.json?.arrayValue?[...])
-        let nextToken = try await second.token()
-        #expect(nextToken != token)
-
-        try second.mock.reset()
-        #expect(await second.send("GET", "/v2/me/slots", token: token).json?.arrayValue?.count == 10)
-        // Tokens outlive a reset; the seeded code works again.
-        #expect(await second.send("GET", "/v2/me", token: nextToken).status == 200)
-        let exchanged = await second.send(
-            "POST", "/oauth/token",
-            json: second.tokenRequest(
-                "authorization_code", ["code": .string(second.code), "redirect_uri": "myapp42://oauth/callback"]))
-        #expect(exchanged.status == 200)
+            try second.mock.reset()
+            #expect(await second.send("GET", "/v2/me/slots", token: token).json?.arrayValue?.count == 10)
+            // Tokens outlive a reset; the seeded code works again.
+            #expect(await second.send("GET", "/v2/me", token: nextToken).status == 200)
+            let exchanged = await second.send(
+                "POST", "/oauth/token",
+                json: second.tokenRequest(
+                    "authorization_code", ["code": .string(second.code), "redirect_uri": "myapp42://oauth/callback"]))
+            #expect(exchanged.status == 200)
+        }
         let third = try await Intra42Harness.make(clock: clock, stateFile: file)
         #expect(await third.send("GET", "/v2/me/slots", token: token).json?.arrayValue?.count == 10)
         let admin = await third.send("POST", "/__understudy/reset")

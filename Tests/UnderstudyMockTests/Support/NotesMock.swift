@@ -4,9 +4,11 @@ import UnderstudyCore
 import UnderstudyMock
 
 /// A tiny API to test the engine without any real behaviour: notes with a title.
-struct Note: Codable, Sendable, Hashable, SchemaRefining {
+struct Note: Codable, Sendable, Hashable, SchemaRefining, StateRow {
     let id: Int
     let title: String
+
+    var key: Int { id }
 
     static func refineSchema(_ schema: inout ObjectSchema) {
         schema.refine("title") { $0 = .string(minLength: 3) }
@@ -41,8 +43,12 @@ let notesSpec = APISpec(
         AnyEndpoint(Endpoint<NoBody, NoContent>(.delete, "/notes/{id}", parameters: [.path("id", .integer())], auth: .role("admin"), success: .noContent, summary: "Delete")),
     ])
 
-struct NotesState: Codable, Sendable {
-    var notes: [Note]
+struct NotesState: StoredState {
+    var notes: StateTable<Note>
+
+    mutating func visit(_ visitor: inout StateVisitor) {
+        visitor.visit("notes", &notes)
+    }
 }
 
 final class NotesMock: MockBehaviour {
@@ -50,7 +56,7 @@ final class NotesMock: MockBehaviour {
     let handled = Mutex(0)
 
     init(file: URL? = nil) throws {
-        store = try StateStore(seed: NotesState(notes: [Note(id: 1, title: "First")]), file: file)
+        store = try StateStore(seed: NotesState(notes: StateTable([Note(id: 1, title: "First")])), file: file)
     }
 
     var name: String { "notes" }

@@ -842,19 +842,27 @@ struct VideGreniersMockTests {
         let file = folder.appendingPathComponent("state.json")
         let clock = VideGreniersTestClock()
 
-        let first = try await VideGreniersHarness.make(clock: clock, stateFile: file)
-        let seeded = await first.publicEventIDs()
-        let token = try await first.token()
-        let id = try await first.createEvent(token: token, title: "Persisté sur disque")
-        #expect(await first.send("POST", "/api/events/\(id)/publish", token: token).status == 200)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-videgreniers.json").path))
-
-        // A new behaviour on the same file (a restarted mock) sees the write, and the old token still works.
-        let second = try await VideGreniersHarness.make(clock: clock, stateFile: file)
-        #expect(await second.publicEventIDs().contains(id))
-        #expect(await second.send("GET", "/api/auth/me", token: token).status == 200)
-        #expect(await second.send("POST", "/__understudy/reset").status == 200)
-        #expect(await second.publicEventIDs() == seeded)
+        // Each mock is released before the next opens the file: a running mock locks it.
+        let seeded: [String]
+        let token: String
+        let id: String
+        do {
+            let first = try await VideGreniersHarness.make(clock: clock, stateFile: file)
+            seeded = await first.publicEventIDs()
+            token = try await first.token()
+            id = try await first.createEvent(token: token, title: "Persisté sur disque")
+            #expect(await first.send("POST", "/api/events/\(id)/publish", token: token).status == 200)
+            #expect(
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-videgreniers.json").path))
+        }
+        do {
+            // A new behaviour on the same file (a restarted mock) sees the write, and the old token still works.
+            let second = try await VideGreniersHarness.make(clock: clock, stateFile: file)
+            #expect(await second.publicEventIDs().contains(id))
+            #expect(await second.send("GET", "/api/auth/me", token: token).status == 200)
+            #expect(await second.send("POST", "/__understudy/reset").status == 200)
+            #expect(await second.publicEventIDs() == seeded)
+        }
         let third = try await VideGreniersHarness.make(clock: clock, stateFile: file)
         #expect(await third.publicEventIDs() == seeded)
     }

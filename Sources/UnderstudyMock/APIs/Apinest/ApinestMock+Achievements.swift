@@ -9,18 +9,18 @@ import UnderstudySpecs
 extension ApinestMock {
     func summary(_ request: MockRequest) -> MockResponse {
         let userID = request.principal?.subject ?? ""
-        return .json(store.read { $0.summaryJSON($0.progress[userID] ?? .fresh) })
+        return .json(store.read { $0.summaryJSON($0.progress[key: userID] ?? .fresh) })
     }
 
     func badges(_ request: MockRequest) -> MockResponse {
         let userID = request.principal?.subject ?? ""
-        return .json(store.read { $0.badgesJSON($0.progress[userID] ?? .fresh, userID: userID, seed: seed) })
+        return .json(store.read { $0.badgesJSON($0.progress[key: userID] ?? .fresh, userID: userID, seed: seed) })
     }
 
     func challenges(_ request: MockRequest) -> MockResponse {
         let userID = request.principal?.subject ?? ""
         let date = now()
-        return .json(store.read { $0.challengesJSON($0.progress[userID] ?? .fresh, now: date) })
+        return .json(store.read { $0.challengesJSON($0.progress[key: userID] ?? .fresh, now: date) })
     }
 
     func leaderboard(_ request: MockRequest) throws -> MockResponse {
@@ -47,7 +47,7 @@ extension ApinestMock {
         let (page, limit) = Self.paging(request)
         let unreadOnly = request.query["unreadOnly"] == "true"
         let json = store.read { state -> JSONValue in
-            let all = (state.progress[userID] ?? .fresh).notifications
+            let all = state.notificationsOf(userID)
                 .filter { !unreadOnly || !$0.isRead }
                 .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
             let rows = Self.slice(all.indices, page: page, limit: limit).map { state.notificationJSON(all[$0]) }
@@ -62,25 +62,26 @@ extension ApinestMock {
     func markNotificationRead(_ request: MockRequest) throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
-        let exists = store.read { state in state.progress[userID]?.notifications.contains { $0.id == id } ?? false }
+        let exists = store.read { state in state.notifications[key: id]?.userID == userID }
         guard exists else { throw MockError(.notFound, "Notification \(id) not found") }
         try store.write { state in
-            guard let index = state.progress[userID]?.notifications.firstIndex(where: { $0.id == id }) else {
+            guard let index = state.notifications.position(of: id), state.notifications[index].userID == userID else {
                 throw MockError(.notFound, "Notification \(id) not found")
             }
-            state.progress[userID]?.notifications[index].isRead = true
+            state.notifications[index].isRead = true
         }
         return .json(["success": true])
     }
 
     func markAllNotificationsRead(_ request: MockRequest) throws -> MockResponse {
         let userID = try caller(request)
-        let unread = store.read { state in state.progress[userID]?.notifications.contains { !$0.isRead } ?? false }
+        let group = ApinestState.notificationGroup(userID)
+        let unread = store.read { state in state.notifications.rows(in: group).contains { !$0.isRead } }
         if unread {
             try store.write { state in
-                guard var notifications = state.progress[userID]?.notifications else { return }
-                for index in notifications.indices { notifications[index].isRead = true }
-                state.progress[userID]?.notifications = notifications
+                for index in state.notifications.positions(in: group) where !state.notifications[index].isRead {
+                    state.notifications[index].isRead = true
+                }
             }
         }
         return .json(["success": true])

@@ -70,7 +70,7 @@ extension ApinestMock {
         let id = request.pathParameters["id"] ?? ""
         let signedIn = request.principal != nil
         let json = store.read { state -> JSONValue? in
-            guard let activity = state.activities.first(where: { $0.id == id }),
+            guard let activity = state.activities[key: id],
                 signedIn || activity.visibility == "public"
             else { return nil }
             return state.json(activity)
@@ -84,7 +84,7 @@ extension ApinestMock {
         let id = request.pathParameters["id"] ?? ""
         let date = now()
         let json = try store.write { state -> JSONValue in
-            guard let index = state.activities.firstIndex(where: { $0.id == id }) else {
+            guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }
             let activity = state.activities[index]
@@ -109,7 +109,7 @@ extension ApinestMock {
         let id = request.pathParameters["id"] ?? ""
         let date = now()
         try store.write { state in
-            guard let index = state.activities.firstIndex(where: { $0.id == id }) else {
+            guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }
             let activity = state.activities[index]
@@ -141,7 +141,7 @@ extension ApinestMock {
 
         let date = now()
         try store.write { state in
-            guard let index = state.activities.firstIndex(where: { $0.id == id }) else {
+            guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }
             let activity = state.activities[index]

@@ -147,8 +147,8 @@ extension ApinestState {
             let suffix = String(id.suffix(6))
             users.append(ApinestUser(id: id, name: "User \(suffix)", email: "user-\(suffix)@example.com"))
         }
-        if progress[id] == nil {
-            var fresh = ApinestProgress.fresh
+        if progress[key: id] == nil {
+            var fresh = ApinestProgress.fresh(for: id)
             let start = ApinestTime.startOfDay(now)
             fresh.challenges = ApinestRules.challengeCatalog.map { template in
                 ApinestChallengeRecord(
@@ -157,7 +157,7 @@ extension ApinestState {
                     currentProgress: 0, target: template.target, startedAt: start,
                     expiresAt: start.addingTimeInterval(Double(template.days) * 86_400))
             }
-            progress[id] = fresh
+            progress.append(fresh)
         }
     }
 
@@ -165,7 +165,7 @@ extension ApinestState {
     mutating func recordCreation(of activity: ApinestActivityRecord, now: Date, seed: UInt64) {
         let userID = activity.creatorID
         ensureUser(userID, now: now, seed: seed)
-        progress[userID]?.activitiesCreated += 1
+        progress[key: userID]?.activitiesCreated += 1
         award(
             ApinestRules.creationXp, to: userID, now: now, title: "+\(ApinestRules.creationXp) XP",
             message: "You created \(activity.title).",
@@ -178,7 +178,7 @@ extension ApinestState {
         of activity: ApinestActivityRecord, for userID: String, now: Date, seed: UInt64
     ) {
         ensureUser(userID, now: now, seed: seed)
-        guard var state = progress[userID] else { return }
+        guard var state = progress[key: userID] else { return }
         let minutes = max(0, activity.durationMinutes ?? 0)
         let distance = max(0, activity.distanceKm ?? 0)
         state.activitiesCompleted += 1
@@ -195,7 +195,7 @@ extension ApinestState {
         }
         state.lastActiveDay = today
         state.bestStreak = max(state.bestStreak, state.currentStreak)
-        progress[userID] = state
+        progress[key: userID] = state
         if state.currentStreak > previousStreak && state.currentStreak > 1 {
             notify(
                 userID, type: "streak_updated", title: "\(state.currentStreak)-day streak",
@@ -216,8 +216,8 @@ extension ApinestState {
     private mutating func award(
         _ xp: Int, to userID: String, now: Date, title: String, message: String, metadata: [String: JSONValue]
     ) {
-        guard xp > 0, let before = progress[userID]?.totalXp else { return }
-        progress[userID]?.totalXp += xp
+        guard xp > 0, let before = progress[key: userID]?.totalXp else { return }
+        progress[key: userID]?.totalXp += xp
         var details = metadata
         details["xp"] = .integer(xp)
         notify(userID, type: "xp_earned", title: title, message: message, metadata: details, now: now)
@@ -232,7 +232,7 @@ extension ApinestState {
 
     /// Moves the user's challenges forward; a challenge that reaches its target awards its XP once.
     private mutating func advanceChallenges(for userID: String, minutes: Int, distanceKm: Double, now: Date) {
-        guard var challenges = progress[userID]?.challenges else { return }
+        guard var challenges = progress[key: userID]?.challenges else { return }
         var rewards: [ApinestChallengeRecord] = []
         for index in challenges.indices {
             var challenge = challenges[index].rolled(at: now)
@@ -253,7 +253,7 @@ extension ApinestState {
             }
             challenges[index] = challenge
         }
-        progress[userID]?.challenges = challenges
+        progress[key: userID]?.challenges = challenges
         for challenge in rewards {
             notify(
                 userID, type: "challenge_completed", title: "Challenge completed: \(challenge.name)",
@@ -272,10 +272,10 @@ extension ApinestState {
 
     /// Unlocks every badge whose target the user's measures reach, with a `badge_unlocked` notification.
     private mutating func unlockBadges(for userID: String, now: Date) {
-        guard let state = progress[userID] else { return }
+        guard let state = progress[key: userID] else { return }
         for badge in badges where state.earnedBadges[badge.id] == nil {
             guard ApinestRules.measure(badge.category, of: state) >= badge.target else { continue }
-            progress[userID]?.earnedBadges[badge.id] = now
+            progress[key: userID]?.earnedBadges[badge.id] = now
             notify(
                 userID, type: "badge_unlocked", title: "Badge unlocked: \(badge.name)", message: badge.description,
                 metadata: [
@@ -290,9 +290,10 @@ extension ApinestState {
     mutating func notify(
         _ userID: String, type: String, title: String, message: String, metadata: [String: JSONValue]?, now: Date
     ) {
+        guard progress[key: userID] != nil else { return }
         let id = newObjectID(at: now)
-        progress[userID]?.notifications.append(
+        notifications.append(
             ApinestNotificationRecord(
-                id: id, type: type, title: title, message: message, metadata: metadata, isRead: false, createdAt: now))
+                id: id, userID: userID, type: type, title: title, message: message, metadata: metadata, isRead: false, createdAt: now))
     }
 }

@@ -49,11 +49,13 @@ struct ApinestSeed {
                 description: template.description, iconUrl: "https://cdn.example.com/badges/\(template.key).png",
                 rarity: template.rarity, category: template.category, target: template.target)
         }
-        var state = ApinestState(
-            users: users, activities: [], progress: [:], badges: badges,
-            idBase: random.next() >> 16, sequence: 0)
-        state.activities = activities(users: users, state: &state, random: &random)
-        for user in users { state.progress[user.id] = progress(of: user, in: state, random: &random) }
+        var state = ApinestState(users: users, badges: badges, idBase: random.next() >> 16)
+        state.activities = StateTable(activities(users: users, state: &state, random: &random))
+        for user in users {
+            let (progress, notifications) = progress(of: user, in: state, random: &random)
+            state.progress.append(progress)
+            for notification in notifications { state.notifications.append(notification) }
+        }
         if let first = users.first { addFixtureNotifications(to: first.id, state: &state) }
         return state
     }
@@ -131,8 +133,10 @@ struct ApinestSeed {
 
     // MARK: Achievements
 
-    private func progress(of user: ApinestUser, in state: ApinestState, random: inout SeededRandom) -> ApinestProgress {
-        var progress = ApinestProgress.fresh
+    private func progress(
+        of user: ApinestUser, in state: ApinestState, random: inout SeededRandom
+    ) -> (ApinestProgress, [ApinestNotificationRecord]) {
+        var progress = ApinestProgress.fresh(for: user.id)
         for activity in state.activities {
             if activity.creatorID == user.id { progress.activitiesCreated += 1 }
             guard activity.isCompleted, activity.participantIds.contains(user.id) else { continue }
@@ -199,10 +203,11 @@ struct ApinestSeed {
                 "match_made", "New sports buddy", "You and \(friend.name) like the same sports.",
                 ["userId": .string(friend.id), "sports": .array(progress.sports.map { .string($0) })], false
             ))
-        progress.notifications = events.enumerated().map { index, event in
+        let notifications = events.enumerated().map { index, event in
             let created = now.addingTimeInterval(-Double(events.count - index) * 3_600)
             return ApinestNotificationRecord(
-                id: ApinestObjectID.derived("notification \(user.id) \(index)", seed: seed), type: event.type,
+                id: ApinestObjectID.derived("notification \(user.id) \(index)", seed: seed), userID: user.id,
+                type: event.type,
                 title: event.title, message: event.message, metadata: event.metadata, isRead: event.read,
                 createdAt: created)
         }
@@ -217,7 +222,7 @@ struct ApinestSeed {
                 currentProgress: seededProgress(template, progress: progress, random: &random), target: template.target,
                 startedAt: began, expiresAt: began.addingTimeInterval(Double(template.days) * 86_400))
         }
-        return progress
+        return (progress, notifications)
     }
 
     /// Progress a challenge may have from the user's history, short of its target (today's is zero: the
@@ -246,9 +251,10 @@ struct ApinestSeed {
             if !types.contains(type) { type = "xp_earned" }
             var metadata = row["metadata"]?.objectValue
             if let members = metadata, members.values.contains(where: Self.containsNull) { metadata = nil }
-            state.progress[userID]?.notifications.append(
+            state.notifications.append(
                 ApinestNotificationRecord(
-                    id: ApinestObjectID.derived("fixture notification \(index)", seed: seed), type: type,
+                    id: ApinestObjectID.derived("fixture notification \(index)", seed: seed), userID: userID,
+                    type: type,
                     title: text(row["title"], default: "Notification"),
                     message: text(row["message"], default: "Something happened."), metadata: metadata,
                     isRead: row["isRead"]?.boolValue ?? false,

@@ -90,7 +90,7 @@ extension ApinestState {
 
     /// Users by XP (then name, then id), ranked from 1.
     func ranking() -> [(user: ApinestUser, progress: ApinestProgress)] {
-        users.map { ($0, progress[$0.id] ?? .fresh) }
+        users.map { ($0, progress[key: $0.id] ?? .fresh) }
             .sorted { lhs, rhs in
                 if lhs.1.totalXp != rhs.1.totalXp { return lhs.1.totalXp > rhs.1.totalXp }
                 if lhs.0.name != rhs.0.name { return lhs.0.name < rhs.0.name }

@@ -3,41 +3,74 @@ import UnderstudyCore
 
 /// Everything the apinest mock remembers: users, activities and each user's achievements.
 ///
-/// Persisted as JSON by ``StateStore``; every record is a plain `Codable` value so a state file can be read,
-/// edited by hand and loaded again.
-struct ApinestState: Codable, Sendable, Hashable {
-    var users: [ApinestUser]
-    var activities: [ApinestActivityRecord]
-    /// Achievements per user id; a user without an entry has a fresh start (see ``ApinestProgress/fresh``).
-    var progress: [String: ApinestProgress]
+/// Persisted row by row by ``StateStore``; every record is a plain `Codable` value.
+struct ApinestState: StoredState {
+    var users: StateTable<ApinestUser>
+    var activities: StateTable<ApinestActivityRecord>
+    /// Achievements by user id; a user without a row has a fresh start (see ``ApinestProgress/fresh``).
+    var progress: StateTable<ApinestProgress>
+    /// Every user's notifications, grouped by user (``notificationGroup(_:)``).
+    var notifications = StateTable<ApinestNotificationRecord>(groups: { [ApinestState.notificationGroup($0.userID)] })
     /// The badges every user can earn, with the rule that unlocks each.
-    var badges: [ApinestBadgeRecord]
+    var badges: StateTable<ApinestBadgeRecord>
     /// The base of the ObjectIds this state hands out: `sequence` goes up with every new id.
-    var idBase: UInt64
-    var sequence: UInt64
+    var ids: StateValue<ApinestIDs>
+
+    init(users: [ApinestUser], badges: [ApinestBadgeRecord], idBase: UInt64) {
+        self.users = StateTable(users)
+        activities = StateTable()
+        progress = StateTable()
+        self.badges = StateTable(badges)
+        ids = StateValue(ApinestIDs(base: idBase, sequence: 0))
+    }
+
+    mutating func visit(_ visitor: inout StateVisitor) {
+        visitor.visit("users", &users)
+        visitor.visit("activities", &activities)
+        visitor.visit("progress", &progress)
+        visitor.visit("notifications", &notifications)
+        visitor.visit("badges", &badges)
+        visitor.visit("ids", &ids)
+    }
 
     /// The id for a new record created at `date`: a MongoDB-like ObjectId (4-byte timestamp, then 8 bytes that
     /// increase with every id, so ids created later sort after earlier ones).
     mutating func newObjectID(at date: Date) -> String {
-        sequence += 1
-        return ApinestObjectID.make(timestamp: date, counter: idBase &+ sequence)
+        ids.value.sequence += 1
+        return ApinestObjectID.make(timestamp: date, counter: ids.value.base &+ ids.value.sequence)
     }
 
     /// The user with this id, if any.
-    func user(_ id: String) -> ApinestUser? { users.first { $0.id == id } }
+    func user(_ id: String) -> ApinestUser? { users[key: id] }
+
+    /// The group of a user's notifications.
+    static func notificationGroup(_ userID: String) -> String { userID }
+
+    /// A user's notifications, oldest first.
+    func notificationsOf(_ userID: String) -> [ApinestNotificationRecord] {
+        notifications.rows(in: Self.notificationGroup(userID))
+    }
+}
+
+/// The counter the ObjectIds of new records are made from.
+struct ApinestIDs: Codable, Sendable, Hashable {
+    var base: UInt64
+    var sequence: UInt64
 }
 
 /// A user of the backend. The documents show users only embedded (activity creator, leaderboard entry).
-struct ApinestUser: Codable, Sendable, Hashable {
+struct ApinestUser: StateRow, Hashable {
     var id: String
+    var key: String { id }
     var name: String
     var email: String
     var profileImageUrl: String?
 }
 
 /// An activity as stored: the fields of `Activity` (dates kept as the strings the API sends).
-struct ApinestActivityRecord: Codable, Sendable, Hashable {
+struct ApinestActivityRecord: StateRow, Hashable {
     var id: String
+    var key: String { id }
     var sportType: String
     var title: String
     var description: String?
@@ -63,8 +96,9 @@ struct ApinestActivityRecord: Codable, Sendable, Hashable {
 }
 
 /// A badge of the catalog and what unlocks it.
-struct ApinestBadgeRecord: Codable, Sendable, Hashable {
+struct ApinestBadgeRecord: StateRow, Hashable {
     var id: String
+    var key: String { id }
     var name: String
     var description: String
     var iconUrl: String?
@@ -76,8 +110,11 @@ struct ApinestBadgeRecord: Codable, Sendable, Hashable {
     var target: Int
 }
 
-/// One user's achievements: counters, XP, streaks, earned badges, challenges and notifications.
-struct ApinestProgress: Codable, Sendable, Hashable {
+/// One user's achievements: counters, XP, streaks, earned badges and challenges (notifications are rows of
+/// their own, so a write does not copy a user's whole history).
+struct ApinestProgress: StateRow, Hashable {
+    var userID: String
+    var key: String { userID }
     var totalXp: Int
     var activitiesCreated: Int
     var activitiesCompleted: Int
@@ -92,12 +129,17 @@ struct ApinestProgress: Codable, Sendable, Hashable {
     /// Badge id → when it was earned.
     var earnedBadges: [String: Date]
     var challenges: [ApinestChallengeRecord]
-    var notifications: [ApinestNotificationRecord]
 
     /// The state of a user the mock has not seen act yet (a token signed elsewhere for an unknown user).
-    static let fresh = ApinestProgress(
-        totalXp: 0, activitiesCreated: 0, activitiesCompleted: 0, totalMinutes: 0, totalDistanceKm: 0, sports: [],
-        currentStreak: 0, bestStreak: 0, lastActiveDay: nil, earnedBadges: [:], challenges: [], notifications: [])
+    static let fresh = fresh(for: "")
+
+    /// A fresh start for a user.
+    static func fresh(for userID: String) -> ApinestProgress {
+        ApinestProgress(
+            userID: userID, totalXp: 0, activitiesCreated: 0, activitiesCompleted: 0, totalMinutes: 0,
+            totalDistanceKm: 0, sports: [], currentStreak: 0, bestStreak: 0, lastActiveDay: nil, earnedBadges: [:],
+            challenges: [])
+    }
 }
 
 /// A challenge a user has taken, with its progress.
@@ -118,8 +160,10 @@ struct ApinestChallengeRecord: Codable, Sendable, Hashable {
 }
 
 /// A notification as stored.
-struct ApinestNotificationRecord: Codable, Sendable, Hashable {
+struct ApinestNotificationRecord: StateRow, Hashable {
     var id: String
+    var key: String { id }
+    var userID: String
     /// `AchievementNotification.NotificationType` raw value.
     var type: String
     var title: String

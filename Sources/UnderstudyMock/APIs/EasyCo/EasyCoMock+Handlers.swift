@@ -178,17 +178,14 @@ extension EasyCoMock {
                 .badRequest, code: "42P10",
                 "there is no unique or exclusion constraint matching the ON CONFLICT specification")
         }
-        let rows = state.tables[info.name]?.rows ?? []
+        guard let table = state.tables[info.name] else { return nil }
         for key in info.facts.uniqueKeys {
             let values = key.map { row[$0] ?? .null }
             // NULLs never collide in a unique index.
             if values.contains(.null) { continue }
-            guard
-                let position = rows.firstIndex(where: { existing in zip(key, values).allSatisfy { existing[$0] == $1 } }
-                )
-            else { continue }
+            guard let position = table.position(unique: key, values: values) else { continue }
             if let target = query.onConflict, preferences.resolution != nil, Set(target) == Set(key) {
-                return (position, rows[position])
+                return (position, table.rows[position])
             }
             throw PostgrestErrors.duplicate(
                 info.name, columns: key, values: values.map { $0.stringValue ?? $0.serialized() })

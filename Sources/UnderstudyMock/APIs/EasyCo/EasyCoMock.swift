@@ -44,6 +44,10 @@ public struct EasyCoMock: MockBehaviour {
     /// Creates the mock over a given initial state (large tables in tests).
     init(configuration: MockConfiguration, seed: EasyCoState) async throws {
         self.configuration = configuration
+        var seed = seed
+        for name in seed.tables.keys {
+            seed.tables[name]?.indexUniqueKeys(PostgrestCatalog.easyCo.table(name)?.facts.uniqueKeys ?? [])
+        }
         store = try StateStore(seed: seed, file: configuration.stateFile(for: "easyco"))
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         keys = try await EasyCoKeys(secret: configuration.jwtSecret)

@@ -32,11 +32,11 @@ extension Intra42Mock {
                 return issue(&state, userID: grant.userID, scopes: grant.scopes, refresh: true, now: now)
             case "refresh_token":
                 let refreshToken = try Self.member("refresh_token", of: body)
-                guard let old = state.tokens.values.first(where: { $0.refreshToken == refreshToken && !$0.revoked })
+                guard let old = state.tokens.rows(in: refreshToken).first(where: { !$0.revoked })
                 else { throw Self.invalidGrant }
                 if let requested, !Set(requested).isSubset(of: old.scopes) { throw Self.invalidScope }
                 // Rotation: the old grant (its access token and its refresh token) is revoked at once.
-                state.tokens[old.accessToken]?.revoked = true
+                state.tokens[key: old.accessToken]?.revoked = true
                 return issue(&state, userID: old.userID, scopes: requested ?? old.scopes, refresh: true, now: now)
             case "client_credentials":
                 return issue(
@@ -62,21 +62,19 @@ extension Intra42Mock {
     }
 
     /// Issues a grant: a new access token, and a refresh token for users. Grants that expired a day ago
-    /// are forgotten, so the state does not grow without end.
+    /// are forgotten (swept as the table doubles), so the state does not grow without end.
     func issue(
         _ state: inout Intra42State, userID: Int?, scopes: [String], refresh: Bool, now: Date
     ) -> Intra42TokenRecord {
         let createdAt = Int(now.timeIntervalSince1970)
-        state.tokens = state.tokens.filter {
-            Double($0.value.createdAt + $0.value.expiresIn + 86_400) > now.timeIntervalSince1970
-        }
+        state.tokens.sweep { Double($0.createdAt + $0.expiresIn + 86_400) <= now.timeIntervalSince1970 }
         state.issuedTokens += 1
         let subject = userID.map(String.init) ?? "client"
         let salt = "\(state.issuedTokens) \(subject) \(createdAt)"
         let record = Intra42TokenRecord(
             accessToken: hexToken("access \(salt)"), refreshToken: refresh ? hexToken("refresh \(salt)") : nil,
             userID: userID, scopes: scopes, createdAt: createdAt, expiresIn: Self.tokenLifetime, revoked: false)
-        state.tokens[record.accessToken] = record
+        state.tokens.append(record)
         return record
     }
 

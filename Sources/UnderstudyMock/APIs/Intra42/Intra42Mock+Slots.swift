@@ -73,8 +73,8 @@ extension Intra42Mock {
 
         let created = try store.write { state throws -> [JSONValue] in
             // Checked under the store's lock, so two concurrent requests cannot open the same quarter.
-            let overlapping = state.slots.filter { slot in
-                guard slot.userID == id, let slotBegin = Intra42Time.parse(slot.beginAt),
+            let overlapping = state.slotPositions(of: id, from: begin, to: end).map { state.slots[$0] }.filter { slot in
+                guard let slotBegin = Intra42Time.parse(slot.beginAt),
                     let slotEnd = Intra42Time.parse(slot.endAt)
                 else { return false }
                 return slotBegin < end && begin < slotEnd
@@ -97,7 +97,7 @@ extension Intra42Mock {
                 state.nextSlotID += 1
                 cursor = stop
             }
-            state.slots += created
+            for slot in created { state.slots.append(slot) }
             return created.map { Self.slotJSON($0, in: state) }
         }
         return .json(.array(created), status: 201)
@@ -108,7 +108,7 @@ extension Intra42Mock {
         let id = try currentUserID(request, scope: "projects")
         let slotID = Int(request.pathParameters["id"] ?? "") ?? 0
         try store.write { state throws in
-            guard let index = state.slots.firstIndex(where: { $0.id == slotID }) else {
+            guard let index = state.slots.position(of: slotID) else {
                 throw MockError(.notFound, "slot \(slotID) does not exist")
             }
             let slot = state.slots[index]
@@ -126,7 +126,7 @@ extension Intra42Mock {
 
     /// A `Slot` as the API writes it: `user` is `{id, login, url}`, `scale_team` `null` while free.
     static func slotJSON(_ slot: Intra42SlotRecord, in state: Intra42State) -> JSONValue {
-        let login = state.users.first { $0.id == slot.userID }?.login ?? String(slot.userID)
+        let login = state.user(slot.userID)?.login ?? String(slot.userID)
         return [
             "id": .integer(slot.id), "begin_at": .string(slot.beginAt), "end_at": .string(slot.endAt),
             "scale_team": slot.scaleTeam ?? .null,

@@ -6,31 +6,117 @@ import UnderstudyCore
 ///
 /// Display-only resources are kept as the JSON the API sends (so a `--fixtures` file is served as
 /// written); what the handlers reason about (owners, times, tokens) is kept in typed fields next to it.
-struct Intra42State: Codable, Sendable {
-    var users: [Intra42UserRecord]
+/// What writes change (slots, tokens, counters) is kept in tables; what only the seed writes is kept as
+/// whole values.
+struct Intra42State: StoredState {
+    var users = StateTable<Intra42UserRecord>()
+    /// The seeded resources no request changes.
+    var intranet = StateValue(Intra42Intranet())
+    var slots = StateTable<Intra42SlotRecord>(groups: Intra42State.slotGroups)
+    /// Grants by access token, grouped by refresh token.
+    var tokens = StateTable<Intra42TokenRecord>(groups: { $0.refreshToken.map { [$0] } ?? [] })
+    var counters = StateValue(Intra42Counters())
+
+    mutating func visit(_ visitor: inout StateVisitor) {
+        visitor.visit("users", &users)
+        visitor.visit("intranet", &intranet)
+        visitor.visit("slots", &slots)
+        visitor.visit("tokens", &tokens)
+        visitor.visit("counters", &counters)
+    }
+
     /// Full `Campus` objects.
-    var campuses: [JSONValue]
+    var campuses: [JSONValue] {
+        get { intranet.value.campuses }
+        set { intranet.value.campuses = newValue }
+    }
     /// `Coalition` objects; their `score` is the coalition's total.
-    var coalitions: [JSONValue]
-    var memberships: [Intra42Membership]
+    var coalitions: [JSONValue] {
+        get { intranet.value.coalitions }
+        set { intranet.value.coalitions = newValue }
+    }
+    var memberships: [Intra42Membership] {
+        get { intranet.value.memberships }
+        set { intranet.value.memberships = newValue }
+    }
     /// `ProjectUser` objects by owner.
-    var projectsUsers: [Intra42OwnedRow]
+    var projectsUsers: [Intra42OwnedRow] {
+        get { intranet.value.projectsUsers }
+        set { intranet.value.projectsUsers = newValue }
+    }
     /// `Location` objects by owner; `end_at` is `null` while the session is open.
-    var locations: [Intra42OwnedRow]
+    var locations: [Intra42OwnedRow] {
+        get { intranet.value.locations }
+        set { intranet.value.locations = newValue }
+    }
     /// `Event` objects.
-    var events: [JSONValue]
-    var slots: [Intra42SlotRecord]
-    var authorizationCodes: [Intra42AuthorizationCode]
-    /// Grants by access token.
-    var tokens: [String: Intra42TokenRecord]
-    var nextSlotID: Int
+    var events: [JSONValue] {
+        get { intranet.value.events }
+        set { intranet.value.events = newValue }
+    }
+    var authorizationCodes: [Intra42AuthorizationCode] {
+        get { intranet.value.authorizationCodes }
+        set { intranet.value.authorizationCodes = newValue }
+    }
+    var nextSlotID: Int {
+        get { counters.value.nextSlotID }
+        set { counters.value.nextSlotID = newValue }
+    }
     /// How many tokens were ever issued: the token stream continues after a restart or a reset.
-    var issuedTokens: Int
+    var issuedTokens: Int {
+        get { counters.value.issuedTokens }
+        set { counters.value.issuedTokens = newValue }
+    }
+
+    /// The user with this id.
+    func user(_ id: Int) -> Intra42UserRecord? { users[key: id] }
+
+    /// The groups of a slot: its user and each quarter hour it covers, so an overlap check looks at the
+    /// quarters of the new range only (a slot longer than a day is in its user's `long` group).
+    static func slotGroups(_ slot: Intra42SlotRecord) -> [String] {
+        guard let begin = Intra42Time.parse(slot.beginAt), let end = Intra42Time.parse(slot.endAt) else { return [] }
+        let quarters = quarters(from: begin, to: end)
+        return quarters.count > 96 ? ["\(slot.userID) long"] : quarters.map { "\(slot.userID) \($0)" }
+    }
+
+    /// The numbers of the quarter hours a range touches.
+    static func quarters(from begin: Date, to end: Date) -> Range<Int> {
+        let first = Int((begin.timeIntervalSince1970 / 900).rounded(.down))
+        let last = Int((end.timeIntervalSince1970 / 900).rounded(.up))
+        return first..<max(first, last)
+    }
+
+    /// The user's slots that may overlap a range, in insertion order.
+    func slotPositions(of userID: Int, from begin: Date, to end: Date) -> [Int] {
+        var positions = Set(slots.positions(in: "\(userID) long"))
+        for quarter in Self.quarters(from: begin, to: end) {
+            positions.formUnion(slots.positions(in: "\(userID) \(quarter)"))
+        }
+        return positions.sorted()
+    }
+}
+
+/// The seeded resources of the intranet that no request changes.
+struct Intra42Intranet: Codable, Sendable {
+    var campuses: [JSONValue] = []
+    var coalitions: [JSONValue] = []
+    var memberships: [Intra42Membership] = []
+    var projectsUsers: [Intra42OwnedRow] = []
+    var locations: [Intra42OwnedRow] = []
+    var events: [JSONValue] = []
+    var authorizationCodes: [Intra42AuthorizationCode] = []
+}
+
+/// The counters of the intranet's ids and tokens.
+struct Intra42Counters: Codable, Sendable {
+    var nextSlotID = 1
+    var issuedTokens = 0
 }
 
 /// A user: the `User` object the API answers, plus what search results need.
-struct Intra42UserRecord: Codable, Sendable {
+struct Intra42UserRecord: StateRow {
     var id: Int
+    var key: Int { id }
     var login: String
     /// The `User` object (its `location` is recomputed from the open session when it is served).
     var profile: JSONValue
@@ -61,8 +147,9 @@ struct Intra42OwnedRow: Codable, Sendable {
 }
 
 /// A 15-minute evaluation slot.
-struct Intra42SlotRecord: Codable, Sendable {
+struct Intra42SlotRecord: StateRow {
     var id: Int
+    var key: Int { id }
     var userID: Int
     /// ISO 8601 with milliseconds, as served.
     var beginAt: String
@@ -80,8 +167,9 @@ struct Intra42AuthorizationCode: Codable, Sendable {
 }
 
 /// An issued access token and its refresh token (one grant, as Doorkeeper stores them).
-struct Intra42TokenRecord: Codable, Sendable {
+struct Intra42TokenRecord: StateRow {
     var accessToken: String
+    var key: String { accessToken }
     var refreshToken: String?
     /// `nil` for an application token (client_credentials): it has no resource owner.
     var userID: Int?

@@ -28,7 +28,6 @@ public struct Intra42Mock: MockBehaviour {
     }
 
     let store: StateStore<Intra42State>
-    let seed: Intra42State
     let application: Intra42Application
     let configuration: MockConfiguration
 
@@ -43,7 +42,6 @@ public struct Intra42Mock: MockBehaviour {
         let application = Intra42SeedBuilder.application(seed: configuration.seed)
         var builder = Intra42SeedBuilder(source: source, application: application, now: configuration.now())
         let seed = builder.build()
-        self.seed = seed
         self.application = application
         self.configuration = configuration
         store = try StateStore(seed: seed, file: configuration.stateFile(for: "intra42"))
@@ -59,7 +57,7 @@ public struct Intra42Mock: MockBehaviour {
             throw Self.notAuthorized("The access token is invalid")
         }
         let now = configuration.now()
-        guard let record = store.read({ $0.tokens[token] }) else {
+        guard let record = store.read({ $0.tokens[key: token] }) else {
             throw Self.notAuthorized("The access token is invalid")
         }
         if record.revoked { throw Self.notAuthorized("The access token was revoked") }
@@ -137,12 +135,9 @@ public struct Intra42Mock: MockBehaviour {
     }
 
     public func reset() throws {
-        try store.write { state in
-            let tokens = state.tokens
-            let issued = state.issuedTokens
-            state = seed
-            state.tokens = tokens
-            state.issuedTokens = issued
+        try store.reset { fresh, old in
+            fresh.tokens = old.tokens
+            fresh.issuedTokens = old.issuedTokens
         }
     }
 

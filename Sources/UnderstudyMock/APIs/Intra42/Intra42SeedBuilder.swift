@@ -18,9 +18,7 @@ struct Intra42SeedBuilder {
     /// The clock's hour, the origin of every seeded time.
     let anchor: Date
     var random: SeededRandom
-    var state = Intra42State(
-        users: [], campuses: [], coalitions: [], memberships: [], projectsUsers: [], locations: [], events: [],
-        slots: [], authorizationCodes: [], tokens: [:], nextSlotID: 1, issuedTokens: 0)
+    var state = Intra42State()
     /// The hosts of open sessions, which must differ.
     private var openHosts: Set<String> = []
 

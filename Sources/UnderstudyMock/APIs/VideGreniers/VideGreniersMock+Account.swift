@@ -26,7 +26,7 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let id = try Self.pathID(request, "notificationId")
         try store.write { state in
-            guard let index = state.notifications.firstIndex(where: { $0.id == id && $0.userId == caller }) else {
+            guard let index = state.notifications.position(of: id), state.notifications[index].userId == caller else {
                 throw MockError(.notFound, "notification \(id.uuidString.lowercased()) does not exist")
             }
             state.notifications[index].readOnUtc = state.notifications[index].readOnUtc ?? now
@@ -92,7 +92,7 @@ extension VideGreniersMock {
         if lastName.count > 100 { problems.append("lastName: must have at most 100 characters") }
         if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
         let data = try store.write { state -> JSONValue in
-            guard let index = state.users.firstIndex(where: { $0.id == caller }) else {
+            guard let index = state.users.position(of: caller) else {
                 throw MockError(.unauthorized, "user \(caller) does not exist")
             }
             state.users[index].firstName = firstName
@@ -147,7 +147,8 @@ extension VideGreniersMock {
             state.activities.removeAll { $0.userId == caller }
             state.refreshTokens.removeAll { $0.userId == caller }
             if let claims, let jti = claims.jti?.value {
-                state.revokedAccessTokens[jti] = claims.exp.value.timeIntervalSinceReferenceDate
+                state.revokedAccessTokens.append(
+                    RevokedToken(jti: jti, expiresAt: claims.exp.value.timeIntervalSinceReferenceDate))
             }
             state.prune(now: now)
         }

@@ -57,7 +57,7 @@ extension VideGreniersMock {
         let body = try Self.decode(VideGreniers.LoginRequest.self, request)
         let refresh = Self.newRefreshToken()
         let user = try store.write { state -> User in
-            guard let index = state.users.firstIndex(where: { $0.email.lowercased() == body.email.lowercased() }),
+            guard let index = state.users.positions(in: State.emailGroup(body.email)).first,
                 state.users[index].password == body.password
             else {
                 throw MockError(.unauthorized, "invalid e-mail or password")
@@ -86,7 +86,7 @@ extension VideGreniersMock {
         }
         let rotated = Self.newRefreshToken()
         let user = try store.write { state -> User in
-            guard let index = state.refreshTokens.firstIndex(where: { $0.token == body.refreshToken }),
+            guard let index = state.refreshTokens.position(of: body.refreshToken),
                 state.refreshTokens[index].revokedAt == nil, state.refreshTokens[index].expiresAt > now
             else {
                 throw MockError(.unauthorized, "refreshToken: unknown, expired, already used or revoked")
@@ -113,12 +113,14 @@ extension VideGreniersMock {
         let body = try Self.decode(VideGreniers.LogoutRequest.self, request)
         let claims = try? await tokens.verify(request.principal?.token ?? "")
         try store.write { state in
-            for index in state.refreshTokens.indices
-            where state.refreshTokens[index].token == body.refreshToken && state.refreshTokens[index].userId == caller {
+            if let index = state.refreshTokens.position(of: body.refreshToken),
+                state.refreshTokens[index].userId == caller
+            {
                 state.refreshTokens[index].revokedAt = state.refreshTokens[index].revokedAt ?? now
             }
             if let claims, let jti = claims.jti?.value {
-                state.revokedAccessTokens[jti] = claims.exp.value.timeIntervalSinceReferenceDate
+                state.revokedAccessTokens.append(
+                    RevokedToken(jti: jti, expiresAt: claims.exp.value.timeIntervalSinceReferenceDate))
             }
             state.prune(now: now)
             state.record(.userLogout, user: caller, at: now)

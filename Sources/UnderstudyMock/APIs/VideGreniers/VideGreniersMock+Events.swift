@@ -200,7 +200,7 @@ extension VideGreniersMock {
     /// The index of an event the caller organises: 404 when it does not exist (or is another organiser's
     /// draft, which is invisible), 403 when it is someone else's.
     static func ownedEvent(_ id: UUID, by caller: UUID, in state: State, action: String) throws -> Int {
-        guard let index = state.events.firstIndex(where: { $0.id == id }),
+        guard let index = state.events.position(of: id),
             state.isVisible(state.events[index], to: caller)
         else {
             throw MockError(.notFound, "event \(id.uuidString.lowercased()) does not exist")

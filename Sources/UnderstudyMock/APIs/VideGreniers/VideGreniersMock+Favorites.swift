@@ -39,7 +39,7 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let eventId = try Self.pathID(request, "eventId")
         try store.write { state in
-            guard let index = state.favorites.firstIndex(where: { $0.userId == caller && $0.eventId == eventId }) else {
+            guard let index = state.favorite(eventId, of: caller) else {
                 throw MockError(.notFound, "event \(eventId.uuidString.lowercased()) is not one of your favorites")
             }
             state.favorites.remove(at: index)
@@ -53,7 +53,7 @@ extension VideGreniersMock {
         let eventId = try Self.pathID(request, "eventId")
         let added = try store.write { state -> Bool in
             let event = try Self.visibleEvent(eventId, to: caller, in: state)
-            if let index = state.favorites.firstIndex(where: { $0.userId == caller && $0.eventId == eventId }) {
+            if let index = state.favorite(eventId, of: caller) {
                 state.favorites.remove(at: index)
                 state.record(.eventUnfavorited, user: caller, event: event, at: now)
                 return false

@@ -209,8 +209,7 @@ extension VideGreniersMock {
 
         return State(
             users: [demo, admin, organizer], categories: categories, events: events, favorites: favorites,
-            notifications: notifications, activities: activities, refreshTokens: [], revokedAccessTokens: [:],
-            issuedIDs: 0, seed: seed)
+            notifications: notifications, activities: activities, seed: seed)
     }
 
     /// Whether an endpoint's fixture was generated (no `--fixtures` file for it).

@@ -3,58 +3,92 @@ import UnderstudyCore
 import UnderstudySpecs
 
 extension VideGreniersMock {
-    /// Everything the VideGreniers mock remembers, persisted as one JSON file.
+    /// Everything the VideGreniers mock remembers, persisted row by row.
     ///
     /// Instants are seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`); answers write them as
     /// ISO 8601 strings (``VideGreniersJSON/date(_:)``). Amounts keep their JSON literal (`"2.00"`),
     /// as a .NET `decimal` keeps its scale.
-    struct State: Codable, Sendable {
-        var users: [User]
-        var categories: [Category]
-        var events: [Event]
-        var favorites: [Favorite]
-        var notifications: [Notification]
-        var activities: [Activity]
-        var refreshTokens: [RefreshToken]
-        /// `jti` → expiry of access tokens refused before they expire (logout, deleted accounts).
-        var revokedAccessTokens: [String: Double]
+    struct State: StoredState {
+        var users = StateTable<User>(groups: { [State.emailGroup($0.email)] })
+        var categories = StateTable<Category>()
+        var events = StateTable<Event>()
+        var favorites = StateTable<Favorite>(groups: {
+            [State.favoriteGroup(event: $0.eventId), State.favoriteGroup(event: $0.eventId, user: $0.userId)]
+        })
+        var notifications = StateTable<Notification>()
+        var activities = StateTable<Activity>()
+        var refreshTokens = StateTable<RefreshToken>()
+        /// Access tokens refused before they expire (logout, deleted accounts), by `jti`.
+        var revokedAccessTokens = StateTable<RevokedToken>()
         /// How many ids were handed out: new ids are derived from the seed and this counter, so the same
         /// requests in the same order give the same ids.
-        var issuedIDs: UInt64
+        var issuedIDs: StateValue<UInt64>
         let seed: UInt64
+
+        init(
+            users: [User], categories: [Category], events: [Event], favorites: [Favorite],
+            notifications: [Notification], activities: [Activity], seed: UInt64
+        ) {
+            for user in users { self.users.append(user) }
+            self.categories = StateTable(categories)
+            self.events = StateTable(events)
+            for favorite in favorites { self.favorites.append(favorite) }
+            self.notifications = StateTable(notifications)
+            self.activities = StateTable(activities)
+            issuedIDs = StateValue(0)
+            self.seed = seed
+        }
+
+        mutating func visit(_ visitor: inout StateVisitor) {
+            visitor.visit("users", &users)
+            visitor.visit("categories", &categories)
+            visitor.visit("events", &events)
+            visitor.visit("favorites", &favorites)
+            visitor.visit("notifications", &notifications)
+            visitor.visit("activities", &activities)
+            visitor.visit("refreshTokens", &refreshTokens)
+            visitor.visit("revokedAccessTokens", &revokedAccessTokens)
+            visitor.visit("issuedIDs", &issuedIDs)
+        }
+
+        static func emailGroup(_ email: String) -> String { email.lowercased() }
+
+        static func favoriteGroup(event: UUID, user: UUID? = nil) -> String {
+            user.map { "\(event) \($0)" } ?? event.uuidString
+        }
 
         /// A fresh id, deterministic for the seed and the number of ids issued before.
         mutating func nextID() -> UUID {
-            issuedIDs += 1
-            return VideGreniersMock.derivedID(seed: seed, salt: "id \(issuedIDs)")
+            issuedIDs.value += 1
+            return VideGreniersMock.derivedID(seed: seed, salt: "id \(issuedIDs.value)")
         }
 
-        func user(_ id: UUID) -> User? { users.first { $0.id == id } }
+        func user(_ id: UUID) -> User? { users[key: id] }
 
-        func user(email: String) -> User? {
-            let wanted = email.lowercased()
-            return users.first { $0.email.lowercased() == wanted }
-        }
+        func user(email: String) -> User? { users.rows(in: Self.emailGroup(email)).first }
 
-        func event(_ id: UUID) -> Event? { events.first { $0.id == id } }
+        func event(_ id: UUID) -> Event? { events[key: id] }
 
-        func category(_ id: UUID?) -> Category? { id.flatMap { id in categories.first { $0.id == id } } }
+        func category(_ id: UUID?) -> Category? { id.flatMap { categories[key: $0] } }
 
         /// The events `caller` may see: every event but the drafts of other organisers.
         func isVisible(_ event: Event, to caller: UUID?) -> Bool {
             event.status != .draft || (caller != nil && event.organizerId == caller)
         }
 
-        func favoriteCount(of event: UUID) -> Int { favorites.count { $0.eventId == event } }
+        func favoriteCount(of event: UUID) -> Int { favorites.positions(in: Self.favoriteGroup(event: event)).count }
 
-        func isFavorite(_ event: UUID, of user: UUID) -> Bool {
-            favorites.contains { $0.eventId == event && $0.userId == user }
+        /// The position of `user`'s favorite of `event`.
+        func favorite(_ event: UUID, of user: UUID) -> Int? {
+            favorites.positions(in: Self.favoriteGroup(event: event, user: user)).first
         }
+
+        func isFavorite(_ event: UUID, of user: UUID) -> Bool { favorite(event, of: user) != nil }
 
         /// Drops refresh tokens and revoked access-token ids that expired: they are refused anyway.
         mutating func prune(now: Double) {
-            refreshTokens.removeAll { $0.expiresAt <= now }
-            revokedAccessTokens = revokedAccessTokens.filter { $0.value > now }
+            refreshTokens.sweep { $0.expiresAt <= now }
+            revokedAccessTokens.sweep { $0.expiresAt <= now }
         }
 
         mutating func record(
@@ -68,8 +102,9 @@ extension VideGreniersMock {
         }
     }
 
-    struct User: Codable, Sendable, Hashable {
+    struct User: StateRow, Hashable {
         var id: UUID
+        var key: UUID { id }
         var email: String
         /// Kept in clear: this is a mock, and the startup notes print the seeded passwords anyway.
         var password: String
@@ -91,15 +126,17 @@ extension VideGreniersMock {
         var fullName: String { [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ") }
     }
 
-    struct Category: Codable, Sendable, Hashable {
+    struct Category: StateRow, Hashable {
         var id: UUID
+        var key: UUID { id }
         var name: String
         var icon: String
         var color: String
     }
 
-    struct Event: Codable, Sendable, Hashable {
+    struct Event: StateRow, Hashable {
         var id: UUID
+        var key: UUID { id }
         var organizerId: UUID?
         var organizerName: String?
         var title: String
@@ -132,16 +169,18 @@ extension VideGreniersMock {
         var cancellationReason: String?
     }
 
-    struct Favorite: Codable, Sendable, Hashable {
+    struct Favorite: StateRow, Hashable {
         var id: UUID
+        var key: UUID { id }
         var userId: UUID
         var eventId: UUID
         var createdOnUtc: Double
         var status: VideGreniers.FavoriteStatus
     }
 
-    struct Notification: Codable, Sendable, Hashable {
+    struct Notification: StateRow, Hashable {
         var id: UUID
+        var key: UUID { id }
         var userId: UUID
         var title: String
         var message: String
@@ -158,8 +197,9 @@ extension VideGreniersMock {
         var eventTitle: String?
     }
 
-    struct Activity: Codable, Sendable, Hashable {
+    struct Activity: StateRow, Hashable {
         var id: UUID
+        var key: UUID { id }
         var userId: UUID
         var activityType: VideGreniers.UserActivityType
         var eventId: UUID?
@@ -169,12 +209,20 @@ extension VideGreniersMock {
         var createdOnUtc: Double
     }
 
-    struct RefreshToken: Codable, Sendable, Hashable {
+    struct RefreshToken: StateRow, Hashable {
         var token: String
+        var key: String { token }
         var userId: UUID
         var expiresAt: Double
         /// Set when the token was used (rotated) or revoked by logout: it is refused afterwards.
         var revokedAt: Double?
+    }
+
+    /// An access token refused until it expires.
+    struct RevokedToken: StateRow, Hashable {
+        var jti: String
+        var key: String { jti }
+        var expiresAt: Double
     }
 
     /// A version-4 UUID derived from the seed and a salt.

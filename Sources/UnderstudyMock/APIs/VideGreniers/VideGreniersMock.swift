@@ -72,7 +72,7 @@ public struct VideGreniersMock: MockBehaviour {
             throw MockError(.unauthorized, "invalid token: \(error.description)")
         }
         return try store.read { state in
-            if let jti = claims.jti?.value, state.revokedAccessTokens[jti] != nil {
+            if let jti = claims.jti?.value, state.revokedAccessTokens[key: jti] != nil {
                 throw MockError(.unauthorized, "invalid token: the token was revoked (logout or deleted account)")
             }
             guard let id = UUID(uuidString: claims.sub.value), let user = state.user(id) else {

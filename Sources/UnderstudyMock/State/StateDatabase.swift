@@ -1,0 +1,219 @@
+import CSQLite
+import Foundation
+
+/// A state file: an SQLite database of rows, written one transaction per acknowledged write.
+///
+/// The file is locked for the life of the object (`flock`, then SQLite's exclusive locking mode), so a
+/// second mock on the same file refuses to start instead of overwriting the first one's writes. Commits are
+/// durable before they return (write-ahead log, `synchronous=FULL`). A file that is not an understudy state
+/// file of the same kind is refused before anything is written to it.
+final class StateDatabase: @unchecked Sendable {
+    /// The format of the rows; a file of another format is refused.
+    static let format = "1"
+
+    private let path: String
+    /// The descriptor holding the `flock`; -1 once closed.
+    private var lock: Int32
+    private var connection: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    /// Whether the file held no state yet (it was created, or empty).
+    private(set) var isNew = false
+
+    /// Opens and locks a state file, creating it when it does not exist.
+    /// - Parameter kind: what the file holds (the state's type); a file of another kind is refused.
+    /// - Throws: ``StateFileError`` when the file is locked by another process, is not an understudy state
+    ///   file of this kind, or cannot be opened.
+    init(file: URL, kind: String) throws {
+        path = file.path
+        lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw StateFileError.cannotOpen(path, String(cString: strerror(errno))) }
+        do {
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw StateFileError.locked(path) }
+            try Self.checkHeader(lock, path: path)
+            try openConnection(kind: kind)
+        } catch {
+            shutDown()
+            throw error
+        }
+    }
+
+    deinit { shutDown() }
+
+    private func shutDown() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let connection { sqlite3_close_v2(connection) }
+        connection = nil
+        // Closing the descriptor also drops the process's POSIX locks on the file: SQLite is closed first.
+        if lock >= 0 { close(lock) }
+        lock = -1
+    }
+
+    /// Refuses a file that is not empty and not SQLite, reading only its first bytes.
+    private static func checkHeader(_ descriptor: Int32, path: String) throws {
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = pread(descriptor, &header, 16, 0)
+        guard count != 0 else { return }
+        if count == 16 && header == Array("SQLite format 3\0".utf8) { return }
+        let first = header.prefix(max(0, count)).first { ![9, 10, 13, 32].contains($0) }
+        if first == UInt8(ascii: "{") { throw StateFileError.jsonState(path) }
+        throw StateFileError.foreign(path, "it is not an SQLite database")
+    }
+
+    private func openConnection(kind: String) throws {
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
+        else { throw failure("cannot open") }
+        // Exclusive locking before the first read: no shared-memory file, and no other connection gets in.
+        try execute("PRAGMA locking_mode=EXCLUSIVE")
+        try execute("BEGIN EXCLUSIVE")
+        let tables = try strings("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        if tables.isEmpty {
+            try execute(
+                """
+                CREATE TABLE understudy_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE state_rows (
+                    part TEXT NOT NULL, key TEXT NOT NULL, ordinal INTEGER NOT NULL, data BLOB NOT NULL,
+                    PRIMARY KEY (part, key)) WITHOUT ROWID;
+                """)
+            try run("INSERT INTO understudy_state VALUES ('format', ?), ('kind', ?)", [Self.format, kind])
+            isNew = true
+        } else {
+            guard tables == ["state_rows", "understudy_state"] else {
+                try? execute("ROLLBACK")
+                throw StateFileError.foreign(path, "it is an SQLite database of another program")
+            }
+            let format = try strings("SELECT value FROM understudy_state WHERE name = 'format'")
+            let stored = try strings("SELECT value FROM understudy_state WHERE name = 'kind'")
+            guard format == [Self.format], stored == [kind] else {
+                try? execute("ROLLBACK")
+                throw StateFileError.foreign(
+                    path, "it holds \(stored.first ?? "nothing known") in format \(format.first ?? "?"), "
+                        + "not \(kind) in format \(Self.format)")
+            }
+        }
+        try execute("COMMIT")
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+    }
+
+    // MARK: Rows
+
+    /// Every stored row, by part, in order.
+    func load() throws -> [String: [StateRecord]] {
+        var parts: [String: [StateRecord]] = [:]
+        let statement = try prepare("SELECT part, key, ordinal, data FROM state_rows ORDER BY part, ordinal")
+        defer { sqlite3_reset(statement) }
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw failure("cannot read") }
+            let part = text(statement, 0)
+            let bytes = sqlite3_column_blob(statement, 3)
+            let data = bytes.map { Data(bytes: $0, count: Int(sqlite3_column_bytes(statement, 3))) } ?? Data()
+            parts[part, default: []].append(
+                StateRecord(
+                    part: part, key: text(statement, 1),
+                    ordinal: sqlite3_column_int64(statement, 2), data: data))
+        }
+        return parts
+    }
+
+    /// Writes the rows one write changed, in one durable transaction.
+    func apply(_ changes: [StateRecord]) throws {
+        guard !changes.isEmpty else { return }
+        try transaction {
+            for change in changes { try store(change) }
+        }
+    }
+
+    /// Replaces every row (a reset, or the seed of a new file).
+    func replaceAll(with records: [StateRecord]) throws {
+        try transaction {
+            try execute("DELETE FROM state_rows")
+            for record in records { try store(record) }
+        }
+    }
+
+    private func store(_ record: StateRecord) throws {
+        if let data = record.data {
+            let statement = try prepare("INSERT OR REPLACE INTO state_rows VALUES (?, ?, ?, ?)")
+            defer { sqlite3_reset(statement) }
+            bind(record.part, 1, statement)
+            bind(record.key, 2, statement)
+            sqlite3_bind_int64(statement, 3, record.ordinal)
+            _ = data.withUnsafeBytes { sqlite3_bind_blob(statement, 4, $0.baseAddress, Int32($0.count), transient) }
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("cannot write") }
+        } else {
+            let statement = try prepare("DELETE FROM state_rows WHERE part = ? AND key = ?")
+            defer { sqlite3_reset(statement) }
+            bind(record.part, 1, statement)
+            bind(record.key, 2, statement)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("cannot write") }
+        }
+    }
+
+    private func transaction(_ body: () throws -> Void) throws {
+        try execute("BEGIN")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: SQLite
+
+    /// SQLite copies bound values (`SQLITE_TRANSIENT`, which Swift does not import).
+    private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func bind(_ text: String, _ index: Int32, _ statement: OpaquePointer) {
+        sqlite3_bind_text(statement, index, text, -1, transient)
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure("cannot read")
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func execute(_ sql: String) throws {
+        guard sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK else { throw failure("cannot read") }
+    }
+
+    private func run(_ sql: String, _ values: [String]) throws {
+        let statement = try prepare(sql)
+        defer { sqlite3_reset(statement) }
+        for (index, value) in values.enumerated() { bind(value, Int32(index + 1), statement) }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("cannot write") }
+    }
+
+    private func strings(_ sql: String) throws -> [String] {
+        let statement = try prepare(sql)
+        defer { sqlite3_reset(statement) }
+        var values: [String] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return values }
+            guard step == SQLITE_ROW else { throw failure("cannot read") }
+            values.append(text(statement, 0))
+        }
+    }
+
+    private func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+
+    private func failure(_ action: String) -> StateFileError {
+        let code = connection.map { sqlite3_errcode($0) } ?? SQLITE_CANTOPEN
+        let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+        if code == SQLITE_BUSY || code == SQLITE_LOCKED { return .locked(path) }
+        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT { return .foreign(path, message) }
+        return .cannotOpen(path, "SQLite \(action): \(message)")
+    }
+}

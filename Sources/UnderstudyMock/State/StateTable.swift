@@ -1,0 +1,246 @@
+/// A row of a ``StateTable``: a `Codable` value with a key unique in its table.
+public protocol StateRow: Codable, Sendable {
+    associatedtype Key: Hashable & Sendable & CustomStringConvertible
+    /// The row's key; its `description` is the key stored in the state file.
+    var key: Key { get }
+}
+
+/// The rows of one kind in a ``StoredState``, in insertion order, found by key in constant time.
+///
+/// Positions are stable while a row lives: a removed row leaves a hole that later writes compact, so
+/// `firstIndex(where:)` results stay valid inside a write, and a write whose body throws is undone row by
+/// row (``StateStore`` journals the rows a write touches, and persists only those).
+///
+/// Optional groups index rows by derived strings (an e-mail, a user's id, a pair of ids) for the lookups a
+/// handler makes on every write, so no write scans the table.
+///
+/// ```swift
+/// var notes = StateTable<Note>(groups: { ["title:\($0.title)"] })
+/// notes.append(Note(id: 1, title: "First"))
+/// let first = notes[key: 1]
+/// let titled = notes.positions(in: "title:First")
+/// ```
+public struct StateTable<Row: StateRow>: Sendable {
+    private var slots: [Slot?] = []
+    private var positions: [Row.Key: Int] = [:]
+    private var members: [String: [Int]] = [:]
+    private let groups: (@Sendable (Row) -> [String])?
+    /// Rows living in `slots`.
+    public private(set) var count = 0
+    private var nextOrdinal: Int64 = 0
+    /// The row count at which ``sweep(where:)`` next scans.
+    private var sweepAt = 64
+    /// The rows a write touched: each key's slot and position before its first change in the write.
+    private var journal: [Row.Key: (slot: Slot?, position: Int?)] = [:]
+    private var slotsBeforeJournal = 0
+
+    struct Slot {
+        var row: Row
+        /// Orders rows in the state file: the insertion order survives compaction and restarts.
+        var ordinal: Int64
+    }
+
+    /// An empty table.
+    /// - Parameter groups: the groups a row belongs to (``positions(in:)`` finds them); none by default.
+    public init(groups: (@Sendable (Row) -> [String])? = nil) {
+        self.groups = groups
+    }
+
+    /// A table of `rows`, in this order.
+    public init(_ rows: some Sequence<Row>, groups: (@Sendable (Row) -> [String])? = nil) {
+        self.init(groups: groups)
+        for row in rows { append(row) }
+    }
+
+    /// The row with this key; setting a row adds or replaces it, setting `nil` removes it.
+    public subscript(key key: Row.Key) -> Row? {
+        get { positions[key].flatMap { slots[$0]?.row } }
+        set {
+            guard let newValue else { return remove(key: key) }
+            precondition(newValue.key == key, "a row's key cannot change; remove it and append another")
+            append(newValue)
+        }
+    }
+
+    /// The position of the row with this key.
+    public func position(of key: Row.Key) -> Int? { positions[key] }
+
+    /// The positions of the rows of a group, in insertion order.
+    public func positions(in group: String) -> [Int] { members[group] ?? [] }
+
+    /// The rows of a group, in insertion order.
+    public func rows(in group: String) -> [Row] { positions(in: group).map { self[$0] } }
+
+    /// Adds a row at the end; a row with the same key is replaced in place.
+    public mutating func append(_ row: Row) {
+        if let position = positions[row.key] {
+            self[position] = row
+            return
+        }
+        remember(row.key)
+        insert(Slot(row: row, ordinal: nextOrdinal), at: slots.count)
+        nextOrdinal += 1
+    }
+
+    /// Removes the row at a position.
+    public mutating func remove(at position: Int) {
+        guard let slot = slots[position] else { return }
+        remember(slot.row.key)
+        clear(position)
+    }
+
+    /// Removes the row with this key, if any.
+    public mutating func remove(key: Row.Key) {
+        if let position = positions[key] { remove(at: position) }
+    }
+
+    /// Removes the rows that match (a scan: for rare writes such as deleting an account).
+    public mutating func removeAll(where shouldBeRemoved: (Row) throws -> Bool) rethrows {
+        for position in slots.indices {
+            if let slot = slots[position], try shouldBeRemoved(slot.row) { remove(at: position) }
+        }
+    }
+
+    /// Removes the rows that match (expired tokens, say) once the table has doubled since the last sweep, so
+    /// a sweep on every write costs amortized constant time and the table stays within twice its live rows.
+    public mutating func sweep(where isExpired: (Row) throws -> Bool) rethrows {
+        guard count >= sweepAt else { return }
+        try removeAll(where: isExpired)
+        sweepAt = Swift.max(64, 2 * count)
+    }
+
+    // MARK: Journal
+
+    private mutating func remember(_ key: Row.Key) {
+        if journal.isEmpty { slotsBeforeJournal = slots.count }
+        guard journal[key] == nil else { return }
+        let position = positions[key]
+        journal[key] = (position.flatMap { slots[$0] }, position)
+    }
+
+    private mutating func insert(_ slot: Slot, at position: Int) {
+        if position == slots.count { slots.append(slot) } else { slots[position] = slot }
+        positions[slot.row.key] = position
+        count += 1
+        for group in groups?(slot.row) ?? [] { join(group, position) }
+    }
+
+    /// Adds a position to a group, keeping the group in position order (appends are the common case).
+    private mutating func join(_ group: String, _ position: Int) {
+        var list = members.removeValue(forKey: group) ?? []
+        if let last = list.last, last > position {
+            var low = 0
+            var high = list.count
+            while low < high {
+                let middle = (low + high) / 2
+                if list[middle] < position { low = middle + 1 } else { high = middle }
+            }
+            list.insert(position, at: low)
+        } else {
+            list.append(position)
+        }
+        members[group] = list
+    }
+
+    private mutating func clear(_ position: Int) {
+        guard let slot = slots[position] else { return }
+        slots[position] = nil
+        positions[slot.row.key] = nil
+        count -= 1
+        for group in groups?(slot.row) ?? [] {
+            guard let index = members[group]?.lastIndex(of: position) else { continue }
+            members[group]?.remove(at: index)
+            if members[group]?.isEmpty == true { members[group] = nil }
+        }
+    }
+
+}
+
+extension StateTable: StatePart {
+    var hasChanges: Bool { !journal.isEmpty }
+
+    func changes() -> [(key: String, ordinal: Int64, row: Row?)] {
+        journal.keys.map { key in
+            let slot = positions[key].flatMap { slots[$0] }
+            return (key.description, slot?.ordinal ?? 0, slot?.row)
+        }
+    }
+
+    /// Keeps the changes; compacts the holes once they outnumber the rows (amortized constant time).
+    mutating func commit() {
+        journal.removeAll(keepingCapacity: true)
+        if slots.count - count > Swift.max(64, count) { load(records()) }
+    }
+
+    mutating func rollback() {
+        guard !journal.isEmpty else { return }
+        for key in journal.keys { if let position = positions[key] { clear(position) } }
+        slots.removeSubrange(slotsBeforeJournal...)
+        for (_, before) in journal {
+            guard let slot = before.slot, let position = before.position else { continue }
+            insert(slot, at: position)
+        }
+        journal.removeAll(keepingCapacity: true)
+    }
+
+    func records() -> [(key: String, ordinal: Int64, row: Row)] {
+        slots.compactMap { $0.map { ($0.row.key.description, $0.ordinal, $0.row) } }
+    }
+
+    mutating func load(_ records: [(key: String, ordinal: Int64, row: Row)]) {
+        let next = Swift.max(nextOrdinal, (records.last?.ordinal ?? -1) + 1)
+        self = StateTable(groups: groups)
+        for record in records { insert(Slot(row: record.row, ordinal: record.ordinal), at: slots.count) }
+        nextOrdinal = next
+    }
+}
+
+extension StateTable: BidirectionalCollection {
+    public var startIndex: Int { slots.firstIndex { $0 != nil } ?? slots.count }
+    public var endIndex: Int { slots.count }
+    public var isEmpty: Bool { count == 0 }
+
+    public func index(after position: Int) -> Int {
+        var next = position + 1
+        while next < slots.count && slots[next] == nil { next += 1 }
+        return next
+    }
+
+    public func index(before position: Int) -> Int {
+        var previous = position - 1
+        while previous > 0 && slots[previous] == nil { previous -= 1 }
+        return previous
+    }
+
+    /// The row at a position; setting it replaces the row (a new key must be no other row's).
+    public subscript(position: Int) -> Row {
+        get { slots[position]!.row }
+        set {
+            let slot = slots[position]!
+            remember(slot.row.key)
+            if slot.row.key != newValue.key {
+                precondition(positions[newValue.key] == nil, "another row has the key \(newValue.key)")
+                remember(newValue.key)
+                clear(position)
+                insert(Slot(row: newValue, ordinal: slot.ordinal), at: position)
+            } else if let groups, groups(slot.row) != groups(newValue) {
+                clear(position)
+                insert(Slot(row: newValue, ordinal: slot.ordinal), at: position)
+            } else {
+                slots[position]!.row = newValue
+            }
+        }
+    }
+}
+
+extension StateTable: Codable {
+    /// The rows, in order (a state is encoded for comparisons; the store persists rows one by one).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Array(self))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode([Row].self))
+    }
+}

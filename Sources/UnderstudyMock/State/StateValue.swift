@@ -1,0 +1,58 @@
+/// One value of a ``StoredState`` that is not a table (counters, settings), persisted as a whole when it
+/// changes: keep it small.
+///
+/// ```swift
+/// var counters = StateValue(Counters(issued: 0))
+/// counters.value.issued += 1
+/// ```
+public struct StateValue<Value: Codable & Sendable>: Sendable {
+    private var current: Value
+    /// The value before the first change of the current write.
+    private var before: Value?
+
+    public init(_ value: Value) {
+        current = value
+    }
+
+    public var value: Value {
+        get { current }
+        set {
+            if before == nil { before = current }
+            current = newValue
+        }
+    }
+
+    var hasChanges: Bool { before != nil }
+
+    mutating func commit() { before = nil }
+
+    mutating func rollback() {
+        if let before { current = before }
+        before = nil
+    }
+}
+
+extension StateValue: StatePart {
+    func changes() -> [(key: String, ordinal: Int64, row: Value?)] {
+        hasChanges ? [("value", 0, current)] : []
+    }
+
+    func records() -> [(key: String, ordinal: Int64, row: Value)] { [("value", 0, current)] }
+
+    mutating func load(_ records: [(key: String, ordinal: Int64, row: Value)]) {
+        if let record = records.first { current = record.row }
+        before = nil
+    }
+}
+
+extension StateValue: Codable {
+    /// The value (a state is encoded for comparisons; the store persists it when it changes).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(current)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(Value.self))
+    }
+}

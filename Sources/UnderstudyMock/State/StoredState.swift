@@ -1,0 +1,112 @@
+import Foundation
+
+/// The state of a mock as ``StateStore`` keeps it: named tables of rows (``StateTable``) and small values
+/// (``StateValue``), so a write persists only the rows it changed.
+///
+/// ```swift
+/// struct NotesState: StoredState {
+///     var notes = StateTable<Note>()
+///     var nextID = StateValue(1)
+///
+///     mutating func visit(_ visitor: inout StateVisitor) {
+///         visitor.visit("notes", &notes)
+///         visitor.visit("nextID", &nextID)
+///     }
+/// }
+/// ```
+public protocol StoredState: Sendable {
+    /// Shows every table and value of the state to `visitor`, each under a name unique in the state and
+    /// stable across versions (it names the rows in the state file).
+    mutating func visit(_ visitor: inout StateVisitor)
+}
+
+/// What a ``StateStore`` does to each table and value of a ``StoredState``: collect a write's changes,
+/// keep or undo them, list or load every row.
+public struct StateVisitor {
+    enum Operation {
+        case collect
+        case commit
+        case rollback
+        case records
+        case load([String: [StateRecord]])
+    }
+
+    let operation: Operation
+    private(set) var changes: [StateRecord] = []
+    private(set) var failure: (any Error)?
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    init(_ operation: Operation) {
+        self.operation = operation
+        encoder.outputFormatting = .sortedKeys
+    }
+
+    /// Visits a table.
+    public mutating func visit<Row>(_ name: String, _ table: inout StateTable<Row>) {
+        visitPart(name, &table)
+    }
+
+    /// Visits a value.
+    public mutating func visit<Value>(_ name: String, _ value: inout StateValue<Value>) {
+        visitPart(name, &value)
+    }
+
+    mutating func visitPart<Part: StatePart>(_ name: String, _ part: inout Part) {
+        guard failure == nil else { return }
+        do {
+            switch operation {
+            case .collect:
+                guard part.hasChanges else { return }
+                for change in part.changes() {
+                    changes.append(
+                        StateRecord(
+                            part: name, key: change.key, ordinal: change.ordinal,
+                            data: try change.row.map { try encoder.encode($0) }))
+                }
+            case .commit:
+                part.commit()
+            case .rollback:
+                part.rollback()
+            case .records:
+                for record in part.records() {
+                    changes.append(
+                        StateRecord(
+                            part: name, key: record.key, ordinal: record.ordinal, data: try encoder.encode(record.row)))
+                }
+            case .load(let stored):
+                let records: [(key: String, ordinal: Int64, row: Part.Row)] = try (stored[name] ?? []).map { record in
+                    (record.key, record.ordinal, try decoder.decode(Part.Row.self, from: record.data ?? Data()))
+                }
+                part.load(records)
+            }
+        } catch {
+            failure = StateFileError(description: "\(name): \(error)")
+        }
+    }
+}
+
+/// A table or value of a ``StoredState``, as the store journals, persists and loads it.
+protocol StatePart {
+    associatedtype Row: Codable
+    /// Whether the current write changed anything.
+    var hasChanges: Bool { get }
+    /// The rows the current write changed: their row now, `nil` when removed.
+    func changes() -> [(key: String, ordinal: Int64, row: Row?)]
+    /// Keeps the current write's changes.
+    mutating func commit()
+    /// Undoes the current write's changes.
+    mutating func rollback()
+    /// Every row, in order.
+    func records() -> [(key: String, ordinal: Int64, row: Row)]
+    /// Replaces every row with stored ones (sorted by ordinal).
+    mutating func load(_ records: [(key: String, ordinal: Int64, row: Row)])
+}
+
+/// One row of a state file: `data` is its JSON, `nil` for a removed row.
+struct StateRecord: Sendable {
+    var part: String
+    var key: String
+    var ordinal: Int64
+    var data: Data?
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `understudy mock --state` as a process: what it acknowledged survives `kill -9`, and a second mock on the
+/// same state refuses to start.
+struct MockStateBinaryTests {
+    typealias RunningMock = MockBinaryTests.RunningMock
+
+    static let activity = #"""
+        {"sportType": "Running", "title": "Run %d", "location": "Parc de la Tête d'Or", "date": "2025-11-15",
+         "time": "2025-11-15T14:30:00Z", "participants": 4, "level": "Beginner", "visibility": "public"}
+        """#
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-state-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func token(_ base: String) async throws -> String {
+        let reply = try await MockBinaryTests.send("POST", "\(base)/__understudy/token", body: "{}")
+        let object = try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any]
+        return try #require(object?["accessToken"] as? String, "no token: \(reply.body)")
+    }
+
+    @Test func killNineLosesNoAcknowledgedWrite() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["mock", "--api", "fitness", "--port", "0", "--state", folder.appendingPathComponent("s.sqlite").path]
+        let first = try RunningMock(arguments)
+        let base = try #require(first.urls["fitness"])
+        let token = try await Self.token(base)
+        let headers = ["Authorization": "Bearer \(token)"]
+        // Creates in flight from 8 clients; the process is killed while some are still unanswered.
+        let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    var ids: [String] = []
+                    for index in 0..<40 {
+                        let body = String(format: Self.activity, client * 100 + index)
+                        guard let reply = try? await MockBinaryTests.send("POST", "\(base)/activities", headers: headers, body: body),
+                            reply.status == 201
+                        else { break }
+                        let object = try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any]
+                        if let id = object?["_id"] as? String { ids.append(id) }
+                    }
+                    return ids
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(600))
+                kill(first.process.processIdentifier, SIGKILL)
+                return []
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        first.process.waitUntilExit()
+        #expect(first.process.terminationReason == .uncaughtSignal)
+        #expect(!acknowledged.isEmpty)
+
+        let second = try RunningMock(arguments)
+        defer { second.stop() }
+        let restarted = try #require(second.urls["fitness"])
+        var missing: [String] = []
+        for id in acknowledged {
+            let reply = try await MockBinaryTests.send("GET", "\(restarted)/activities/\(id)", headers: headers)
+            if reply.status != 200 { missing.append(id) }
+        }
+        #expect(missing == [], "\(missing.count) of \(acknowledged.count) acknowledged creates lost")
+    }
+
+    @Test func aSecondMockOnTheSameStateRefusesToStart() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("s.sqlite").path
+        let first = try RunningMock(["mock", "--api", "videgreniers", "--port", "0", "--state", state])
+        defer { first.stop() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("understudy")
+        process.arguments = ["mock", "--api", "videgreniers", "--port", "0", "--state", state]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let file = folder.appendingPathComponent("s-videgreniers.sqlite").path
+        #expect(
+            message
+                == "error: cannot start the mock: the state file \(file) is in use by another understudy mock "
+                + "(it is locked); stop that mock, or give this one another --state file\n")
+        #expect(first.process.isRunning)
+    }
+}
