@@ -13,9 +13,7 @@ final class HTTPDateCache: Sendable {
 
     /// The current date.
     var now: String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        let second = Int(time.tv_sec)
+        let second = Int(time(nil))
         return current.withLock { current in
             if current.second != second { current = (second, Self.format(second)) }
             return current.text
