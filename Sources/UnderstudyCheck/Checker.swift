@@ -107,6 +107,8 @@ final class CheckSession: Sendable {
         var refreshToken: String?
         /// The largest answer body so far, `nil` before the first.
         var largestAnswer: Int?
+        /// A large answer was judged since the last request: its freed memory goes back before the next one.
+        var largeAnswerFreed = false
         /// What later requests may need of each read answer (ids, names, links: ``JSONValue/skeleton``), by
         /// endpoint template; never whole bodies, so memory does not grow with the answers.
         var bodies: [(endpoint: String, body: JSONValue)] = []
@@ -229,7 +231,9 @@ final class CheckSession: Sendable {
     func perform(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?)
         async -> (exchange: Exchange, body: JSONValue?)
     {
-        if (state.withLock { $0.largestAnswer ?? 0 }) > Self.largeAnswerBytes { Memory.giveBack() }
+        if state.withLock({ state in defer { state.largeAnswerFreed = false }; return state.largeAnswerFreed }) {
+            Memory.giveBack()
+        }
         var exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
         let size = exchange.response?.body.count ?? 0
         let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: expected)
@@ -245,6 +249,7 @@ final class CheckSession: Sendable {
             record.requests += 1
             record.seconds += exchange.duration
             state.largestAnswer = max(state.largestAnswer ?? 0, size)
+            if size > Self.largeAnswerBytes { state.largeAnswerFreed = true }
             state.sent.append(request)
             record.skipped = nil
             state.records[endpoint.id] = record
