@@ -24,7 +24,9 @@ struct Mock: AsyncParsableCommand {
     @Option(
         help: """
             Keep the state in SQLite files next to this one (NAME-<api>.sqlite), each write durable before its \
-            answer; a file in use by another mock is refused.
+            answer; a file in use by another mock is refused. A postgres://user:password@host:5432/database URL \
+            (?sslmode=disable|prefer|require) keeps it in PostgreSQL instead, shared by every mock started with \
+            the same URL (replicas behind a load balancer).
             """)
     var state: String?
 
@@ -82,7 +84,7 @@ struct Mock: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = MockConfiguration(
-            seed: seed, stateFile: state.map { URL(fileURLWithPath: $0) },
+            seed: seed, stateFile: try state.map(Self.stateLocation),
             fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,
             maximumBodyBytes: maxBodyBytes, faults: try fault.map { try FaultRule(parsing: $0) },
             rateLimit: rateLimit.flatMap(RateLimit.init(parsing:)),
@@ -109,6 +111,18 @@ struct Mock: AsyncParsableCommand {
         let signal = await signals.next()
         for entry in running { await entry.server.stop() }
         FileHandle.standardError.write(Data("stopped on \(signal)\n".utf8))
+    }
+
+    /// A file path, or a `postgres://` URL.
+    static func stateLocation(_ argument: String) throws -> URL {
+        let lowercased = argument.lowercased()
+        guard lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://") else {
+            return URL(fileURLWithPath: argument)
+        }
+        guard let url = URL(string: argument), url.host?.isEmpty == false else {
+            throw ValidationError("--state \(argument) is not a valid URL: postgres://user:password@host:5432/database")
+        }
+        return url
     }
 
     static func table(_ running: [MockLauncher.Running]) -> String {

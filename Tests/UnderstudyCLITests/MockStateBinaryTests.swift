@@ -31,13 +31,30 @@ struct MockStateBinaryTests {
         let base = try #require(first.urls["fitness"])
         let token = try await Self.token(base)
         let headers = ["Authorization": "Bearer \(token)"]
-        // Creates in flight from 8 clients; the process is killed while some are still unanswered.
-        let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
+        let acknowledged = try await Self.createsUntilKilled(at: [base], headers: headers, killing: first)
+        first.process.waitUntilExit()
+        #expect(first.process.terminationReason == .uncaughtSignal)
+        #expect(!acknowledged.isEmpty)
+
+        let second = try RunningMock(arguments)
+        defer { second.stop() }
+        let restarted = try #require(second.urls["fitness"])
+        let missing = try await Self.missing(acknowledged, at: restarted, headers: headers)
+        #expect(missing == [], "\(missing.count) of \(acknowledged.count) acknowledged creates lost")
+    }
+
+    /// Creates in flight from 8 clients spread over `bases`; `victim` is killed while some are still unanswered.
+    /// - Returns: the ids of the creates answered 201.
+    static func createsUntilKilled(
+        at bases: [String], headers: [String: String], killing victim: RunningMock
+    ) async throws -> [String] {
+        try await withThrowingTaskGroup(of: [String].self) { group in
             for client in 0..<8 {
                 group.addTask {
                     var ids: [String] = []
                     for index in 0..<40 {
                         let body = String(format: Self.activity, client * 100 + index)
+                        let base = bases[client % bases.count]
                         guard let reply = try? await MockBinaryTests.send("POST", "\(base)/activities", headers: headers, body: body),
                             reply.status == 201
                         else { break }
@@ -49,24 +66,50 @@ struct MockStateBinaryTests {
             }
             group.addTask {
                 try await Task.sleep(for: .milliseconds(600))
-                kill(first.process.processIdentifier, SIGKILL)
+                kill(victim.process.processIdentifier, SIGKILL)
                 return []
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        first.process.waitUntilExit()
-        #expect(first.process.terminationReason == .uncaughtSignal)
-        #expect(!acknowledged.isEmpty)
+    }
 
-        let second = try RunningMock(arguments)
-        defer { second.stop() }
-        let restarted = try #require(second.urls["fitness"])
+    /// The ids of `ids` that `base` does not answer 200 for.
+    static func missing(_ ids: [String], at base: String, headers: [String: String]) async throws -> [String] {
         var missing: [String] = []
-        for id in acknowledged {
-            let reply = try await MockBinaryTests.send("GET", "\(restarted)/activities/\(id)", headers: headers)
+        for id in ids {
+            let reply = try await MockBinaryTests.send("GET", "\(base)/activities/\(id)", headers: headers)
             if reply.status != 200 { missing.append(id) }
         }
-        #expect(missing == [], "\(missing.count) of \(acknowledged.count) acknowledged creates lost")
+        return missing
+    }
+
+    /// Two mock processes on one PostgreSQL state (replicas behind a load balancer): writes through both, one
+    /// killed with `kill -9` mid-stream; the other, and a restarted one, answer every acknowledged create.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_POSTGRES"] != nil, "needs PostgreSQL"))
+    func replicasOnOnePostgresStateLoseNoAcknowledgedWrite() async throws {
+        let server = try #require(ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_POSTGRES"])
+        let state = server + (server.contains("?") ? "&" : "?") + "sslmode=disable"
+        let arguments = ["mock", "--api", "fitness", "--port", "0", "--state", state]
+        let first = try RunningMock(arguments)
+        let second = try RunningMock(arguments)
+        defer { second.stop() }
+        let (one, two) = (try #require(first.urls["fitness"]), try #require(second.urls["fitness"]))
+        // The database outlives test runs: start from the seed, on both replicas.
+        #expect(try await MockBinaryTests.send("POST", "\(one)/__understudy/reset").status == 200)
+        let headers = ["Authorization": "Bearer \(try await Self.token(one))"]
+
+        let acknowledged = try await Self.createsUntilKilled(at: [one, two], headers: headers, killing: first)
+        first.process.waitUntilExit()
+        #expect(first.process.terminationReason == .uncaughtSignal)
+        #expect(acknowledged.count > 8)
+        let lostOnSurvivor = try await Self.missing(acknowledged, at: two, headers: headers)
+        #expect(lostOnSurvivor == [], "\(lostOnSurvivor.count) of \(acknowledged.count) acknowledged creates missing")
+
+        let restarted = try RunningMock(arguments)
+        defer { restarted.stop() }
+        let three = try #require(restarted.urls["fitness"])
+        let lostOnRestart = try await Self.missing(acknowledged, at: three, headers: headers)
+        #expect(lostOnRestart == [], "\(lostOnRestart.count) of \(acknowledged.count) acknowledged creates missing")
     }
 
     @Test func aSecondMockOnTheSameStateRefusesToStart() async throws {

@@ -13,6 +13,13 @@ public protocol MockBehaviour: Sendable {
     var specs: [APISpec] { get }
     /// Increases with every state change.
     var stateVersion: UInt64 { get }
+    /// Whether other mocks change the state too (`mock --state postgres://…`): an answer computed before is
+    /// then served only after ``synchronize()``.
+    var sharesState: Bool { get }
+
+    /// Applies what other mocks sharing the state wrote; the engine calls it before answering each request.
+    /// - Throws: ``StateFileError`` when the shared state cannot be reached (answered 503).
+    func synchronize() async throws
 
     /// The caller of a request: `nil` when no credential was presented.
     /// - Throws: ``MockError`` (401) for a malformed, expired, revoked or wrongly signed credential.
@@ -33,7 +40,7 @@ public protocol MockBehaviour: Sendable {
     func unreadableBody(mediaType: String) -> UnreadableBody?
 
     /// Restores the seed state.
-    func reset() throws
+    func reset() async throws
 
     /// A ready credential for a seeded user (`POST /__understudy/token`); `user` `nil` picks the default user.
     func issueToken(for user: String?) async throws -> JSONValue
@@ -43,6 +50,10 @@ public protocol MockBehaviour: Sendable {
 }
 
 extension MockBehaviour {
+    public var sharesState: Bool { false }
+
+    public func synchronize() async throws {}
+
     public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
         .json(error.body ?? spec.errorEnvelope.make(error.status, error.messages), status: error.status.rawValue, headers: error.headers)
     }

@@ -164,6 +164,10 @@ public final class MockEngine: Sendable {
             return try await answer(raw, method: method ?? .get, route: route, segments: segments)
         } catch let error as MockError {
             return behaviour.errorResponse(error, spec: route.spec)
+        } catch let error as StateFileError {
+            return behaviour.errorResponse(
+                MockError(.init(rawValue: 503), "the mock's state is unavailable: \(error)", headers: [("Retry-After", "1")]),
+                spec: route.spec)
         } catch {
             return behaviour.errorResponse(MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
         }
@@ -210,6 +214,8 @@ public final class MockEngine: Sendable {
             throw MockError(.notFound, "\(endpoint.id) is not available yet (\(note))")
         }
 
+        // Other mocks' writes first: a credential they issued or revoked, rows they changed.
+        try await behaviour.synchronize()
         request.principal = try await behaviour.authenticate(request, endpoint: endpoint)
         switch endpoint.auth {
         case .none, .optional: break
@@ -246,10 +252,12 @@ public final class MockEngine: Sendable {
     /// The answer to a GET computed before for exactly this request (path, query, every header) in the current
     /// state, served without routing, authenticating or validating it again: the server's fast path.
     ///
-    /// `nil` when faults or a rate limit are on (every request must meet them), for a request with a body, and
-    /// once the credential the answer was computed for has expired.
+    /// `nil` when faults or a rate limit are on (every request must meet them), for a request with a body, when
+    /// other mocks share the state, and once the credential the answer was computed for has expired.
     func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
-        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.load(ordering: .relaxed) else {
+        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.load(ordering: .relaxed),
+            !behaviour.sharesState
+        else {
             return nil
         }
         let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
@@ -310,7 +318,7 @@ public final class MockEngine: Sendable {
         switch (raw.method, raw.path) {
         case ("POST", "/__understudy/reset"):
             do {
-                try behaviour.reset()
+                try await behaviour.reset()
                 cache.withLock { $0.removeAll() }
                 return .json(["reset": true])
             } catch {

@@ -11,7 +11,8 @@ public struct MockConfiguration: Sendable {
     /// The seed of generated fixtures and of fault decisions.
     public var seed: UInt64
     /// The state files' base: one SQLite file per API group, whose name gets `-<api>` added (see
-    /// ``stateFile(for:)``), locked while the mock runs.
+    /// ``stateFile(for:)``), locked while the mock runs; or a `postgres://` URL, whose database keeps the state
+    /// of every API group, shared by all mocks given the same URL.
     public var stateFile: URL?
     /// A folder of fixture files (`understudy generate`) used as the initial state instead of generated ones.
     public var fixturesDirectory: URL?
@@ -80,9 +81,9 @@ public struct MockConfiguration: Sendable {
     public static let defaultJWTSecret = "understudy-mock-secret-0123456789abcdef"
 
     /// The state file of one API group (`state.sqlite` → `state-videgreniers.sqlite`; `state` →
-    /// `state-videgreniers.sqlite`).
+    /// `state-videgreniers.sqlite`); a `postgres://` URL as it is (each group keeps its own rows there).
     public func stateFile(for api: String) -> URL? {
-        guard let stateFile else { return nil }
+        guard let stateFile, stateFile.isFileURL else { return stateFile }
         let base = stateFile.deletingPathExtension().lastPathComponent
         let ext = stateFile.pathExtension.isEmpty ? "sqlite" : stateFile.pathExtension
         return stateFile.deletingLastPathComponent().appendingPathComponent("\(base)-\(api).\(ext)")

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The mutable state of one mock, shared by concurrent requests, optionally persisted to a state file.
+/// The mutable state of one mock, shared by concurrent requests, optionally persisted to a state file or
+/// shared with other mocks through a PostgreSQL database.
 ///
 /// Every write runs under a lock and changes the state in place, so its cost does not grow with the state:
 /// the tables journal the rows a write touches, a write whose body throws is undone row by row, and with a
@@ -9,10 +10,15 @@ import Synchronization
 /// acknowledged to a client survives `kill -9`). The file is locked while the store lives: a second store
 /// (in this process or another) on the same file is refused. Reads never touch the disk.
 ///
+/// With a `postgres://` URL instead of a file, several mocks (replicas behind a load balancer) share one state
+/// (``SharedStateDatabase``): a write is committed to the database before it returns, writes of all replicas
+/// run one at a time, and ``synchronize()``, called before each request, applies what other replicas wrote,
+/// so a client reads its own writes whichever replica answers. Reads still come from memory.
+///
 /// ```swift
-/// let store = try StateStore(seed: NotesState(), file: stateFile)
+/// let store = try await StateStore(seed: NotesState(), file: stateFile)
 /// let count = store.read { $0.notes.count }
-/// try store.write { $0.notes.append(note) }
+/// try await store.write { $0.notes.append(note) }
 /// ```
 public final class StateStore<State: StoredState>: Sendable {
     private struct Contents: @unchecked Sendable {
@@ -20,24 +26,41 @@ public final class StateStore<State: StoredState>: Sendable {
         var version: UInt64
         /// Used only under the lock.
         let database: StateDatabase?
+        /// The shared database's version the state holds every write of.
+        var sharedVersion: Int64 = 0
+        /// A write to the shared database is between its body and its commit: other mocks' rows wait.
+        var isWriting = false
     }
 
     private let contents: Mutex<Contents>
     private let seed: State
+    private let shared: SharedStateDatabase?
+    /// The writes of this process to the shared database, one at a time (the database orders the processes).
+    private let sharedWrites = SerialGate()
 
     /// Creates a store; when `file` holds a state it is loaded instead of `seed`, otherwise the file is
-    /// created with the seed.
+    /// created with the seed. A `postgres://` URL shares the state with every mock using the same database.
     /// - Throws: ``StateFileError`` when the file is locked by another mock, is not a state file of this
     ///   kind (a JSON state file of an earlier version, another program's file, another API's state), or
-    ///   cannot be read or written.
-    public init(seed: State, file: URL? = nil) throws {
+    ///   cannot be read or written; or when the database cannot be reached.
+    public init(seed: State, file: URL? = nil) async throws {
         var seed = seed
         try Self.visit(&seed, .commit)
         self.seed = seed
         var initial = seed
         var database: StateDatabase?
-        if let file {
-            let opened = try StateDatabase(file: file, kind: String(reflecting: State.self))
+        var shared: SharedStateDatabase?
+        var sharedVersion: Int64 = 0
+        if let file, SharedStateDatabase.handles(file) {
+            let opened = try await SharedStateDatabase.open(
+                file, kind: Self.kind, seed: try Self.visit(&initial, .records))
+            if let stored = opened.stored {
+                try Self.visit(&initial, .load(stored.rows))
+                sharedVersion = stored.version
+            }
+            shared = opened.0
+        } else if let file {
+            let opened = try StateDatabase(file: file, kind: Self.kind)
             if opened.isNew {
                 try opened.replaceAll(with: try Self.visit(&initial, .records))
             } else {
@@ -45,49 +68,152 @@ public final class StateStore<State: StoredState>: Sendable {
             }
             database = opened
         }
-        contents = Mutex(Contents(state: initial, version: 0, database: database))
+        self.shared = shared
+        contents = Mutex(Contents(state: initial, version: 0, database: database, sharedVersion: sharedVersion))
     }
+
+    /// What the state files and the shared database call this kind of state.
+    private static var kind: String { String(reflecting: State.self) }
 
     /// Increases with every write; responses computed from the state can be cached per version.
     public var version: UInt64 { contents.withLock { $0.version } }
+
+    /// Whether other mocks may change the state (it lives in a shared database): answers computed from it
+    /// hold only until the next ``synchronize()``.
+    public var isShared: Bool { shared != nil }
 
     /// Reads the state.
     public func read<T>(_ body: (State) throws -> T) rethrows -> T {
         try contents.withLock { try body($0.state) }
     }
 
+    /// Applies what other mocks sharing the state wrote since the last call (nothing to do without a shared
+    /// database).
+    /// - Throws: ``StateFileError`` when the database cannot be reached.
+    public func synchronize() async throws {
+        guard let shared else { return }
+        let since = contents.withLock { $0.sharedVersion }
+        guard let update = try await shared.changes(since: since) else { return }
+        try contents.withLock { contents in
+            // A write in flight applies them itself, under the database's lock.
+            guard !contents.isWriting else { return }
+            try Self.apply(update, to: &contents)
+        }
+    }
+
     /// Changes the state; when `body` throws nothing is changed. Persisted before returning.
     /// - Throws: what `body` throws, or a ``StateFileError`` (then the change is not applied).
     @discardableResult
-    public func write<T>(_ body: (inout State) throws -> T) throws -> T {
-        try contents.withLock { contents in
-            let result: T
+    public func write<T>(_ body: (inout State) throws -> T) async throws -> T {
+        guard let shared else {
+            // Kept outside the lock's closure: a result returned through it would have to be `sending`.
+            var result: T?
+            try contents.withLock { contents in
+                let (value, changes) = try Self.collecting(&contents.state, body)
+                result = value
+                do {
+                    try contents.database?.apply(changes)
+                } catch {
+                    _ = try? Self.visit(&contents.state, .rollback)
+                    throw error
+                }
+                _ = try? Self.visit(&contents.state, .commit)
+                contents.version &+= 1
+            }
+            return result!
+        }
+        return try await sharedWrites.run { () async throws -> T in
+            var result: T?
+            let since = contents.withLock { $0.sharedVersion }
             do {
-                result = try body(&contents.state)
-                if let database = contents.database {
-                    try database.apply(try Self.visit(&contents.state, .collect))
+                let version = try await shared.write(since: since) { update in
+                    try contents.withLock { contents in
+                        if let update { try Self.apply(update, to: &contents) }
+                        let (value, changes) = try Self.collecting(&contents.state, body)
+                        result = value
+                        contents.isWriting = true
+                        return changes
+                    }
+                }
+                contents.withLock { contents in
+                    _ = try? Self.visit(&contents.state, .commit)
+                    contents.isWriting = false
+                    contents.sharedVersion = version
+                    contents.version &+= 1
                 }
             } catch {
-                _ = try? Self.visit(&contents.state, .rollback)
+                contents.withLock { contents in
+                    if contents.isWriting { _ = try? Self.visit(&contents.state, .rollback) }
+                    contents.isWriting = false
+                }
                 throw error
             }
-            _ = try? Self.visit(&contents.state, .commit)
-            contents.version &+= 1
-            return result
+            return result!
         }
     }
 
     /// Restores the seed state.
     /// - Parameter keep: copies what survives a reset from the old state into the fresh one (issued tokens).
-    public func reset(keeping keep: (_ fresh: inout State, _ old: State) -> Void = { _, _ in }) throws {
-        try contents.withLock { contents in
-            var fresh = seed
-            keep(&fresh, contents.state)
-            try Self.visit(&fresh, .commit)
-            try contents.database?.replaceAll(with: try Self.visit(&fresh, .records))
-            contents.state = fresh
-            contents.version &+= 1
+    public func reset(keeping keep: (_ fresh: inout State, _ old: State) -> Void = { _, _ in }) async throws {
+        guard let shared else {
+            return try contents.withLock { contents in
+                let fresh = try seedState(keeping: keep, from: contents.state)
+                try contents.database?.replaceAll(with: try Self.records(of: fresh))
+                contents.state = fresh
+                contents.version &+= 1
+            }
         }
+        try await sharedWrites.run { () async throws in
+            let fresh = try contents.withLock { try seedState(keeping: keep, from: $0.state) }
+            let version = try await shared.replaceAll(with: try Self.records(of: fresh))
+            contents.withLock { contents in
+                contents.state = fresh
+                contents.sharedVersion = version
+                contents.version &+= 1
+            }
+        }
+    }
+
+    private func seedState(keeping keep: (_ fresh: inout State, _ old: State) -> Void, from old: State) throws -> State {
+        var fresh = seed
+        keep(&fresh, old)
+        try Self.visit(&fresh, .commit)
+        return fresh
+    }
+
+    /// Runs a write's body and returns its result and the rows it changed, still journaled (commit or roll them
+    /// back); when the body throws, its changes are undone.
+    private static func collecting<T>(
+        _ state: inout State, _ body: (inout State) throws -> T
+    ) throws -> (T, [StateRecord]) {
+        do {
+            let result = try body(&state)
+            return (result, try visit(&state, .collect))
+        } catch {
+            _ = try? visit(&state, .rollback)
+            throw error
+        }
+    }
+
+    /// Applies other mocks' writes.
+    private static func apply(_ update: SharedStateDatabase.Update, to contents: inout Contents) throws {
+        // A write of this mock committed meanwhile holds these rows already.
+        guard update.version > contents.sharedVersion else { return }
+        switch update {
+        case .rows(let rows, let version):
+            try visit(&contents.state, .merge(rows))
+            contents.sharedVersion = version
+        case .reload(let rows, let version):
+            try visit(&contents.state, .load(rows))
+            contents.sharedVersion = version
+        }
+        try visit(&contents.state, .commit)
+        contents.version &+= 1
+    }
+
+    private static func records(of state: State) throws -> [StateRecord] {
+        var state = state
+        return try visit(&state, .records)
     }
 
     @discardableResult
@@ -96,6 +222,43 @@ public final class StateStore<State: StoredState>: Sendable {
         state.visit(&visitor)
         if let failure = visitor.failure { throw failure }
         return visitor.changes
+    }
+}
+
+/// Runs async bodies one at a time, in the order they arrive.
+final class SerialGate: Sendable {
+    private let state = Mutex<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func run<T>(_ body: () async throws -> T) async throws -> T {
+        await enter()
+        defer { leave() }
+        return try await body()
+    }
+
+    private func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                if state.busy {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.busy = true
+                return true
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    /// Hands the gate to the next body waiting, or opens it.
+    private func leave() {
+        let next = state.withLock { state in
+            if state.waiting.isEmpty {
+                state.busy = false
+                return nil as CheckedContinuation<Void, Never>?
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
 

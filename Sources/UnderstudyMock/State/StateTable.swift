@@ -187,6 +187,23 @@ extension StateTable: StatePart {
         slots.compactMap { $0.map { ($0.row.key.description, $0.ordinal, $0.row) } }
     }
 
+    /// A removal finds the row by its key's description: a scan, as rare as removals by other mocks.
+    mutating func merge(key: String, ordinal: Int64, row: Row?) {
+        precondition(journal.isEmpty, "rows of other mocks are merged between writes")
+        guard let row else {
+            if let position = positions.first(where: { $0.key.description == key })?.value { clear(position) }
+            return
+        }
+        if let position = positions[row.key] {
+            let kept = slots[position]!.ordinal
+            clear(position)
+            insert(Slot(row: row, ordinal: kept), at: position)
+        } else {
+            insert(Slot(row: row, ordinal: ordinal), at: slots.count)
+            nextOrdinal = Swift.max(nextOrdinal, ordinal + 1)
+        }
+    }
+
     mutating func load(_ records: [(key: String, ordinal: Int64, row: Row)]) {
         let next = Swift.max(nextOrdinal, (records.last?.ordinal ?? -1) + 1)
         self = StateTable(groups: groups)

@@ -43,6 +43,10 @@ extension StateValue: StatePart {
         if let record = records.first { current = record.row }
         before = nil
     }
+
+    mutating func merge(key: String, ordinal: Int64, row: Value?) {
+        if let row { current = row }
+    }
 }
 
 extension StateValue: Codable {

@@ -21,7 +21,7 @@ public protocol StoredState: Sendable {
 }
 
 /// What a ``StateStore`` does to each table and value of a ``StoredState``: collect a write's changes,
-/// keep or undo them, list or load every row.
+/// keep or undo them, list or load every row, apply rows another mock changed.
 public struct StateVisitor {
     enum Operation {
         case collect
@@ -29,6 +29,8 @@ public struct StateVisitor {
         case rollback
         case records
         case load([String: [StateRecord]])
+        /// Rows other mocks sharing the state changed, by part, in the order they were written.
+        case merge([String: [StateRecord]])
     }
 
     let operation: Operation
@@ -79,6 +81,11 @@ public struct StateVisitor {
                     (record.key, record.ordinal, try decoder.decode(Part.Row.self, from: record.data ?? Data()))
                 }
                 part.load(records)
+            case .merge(let changed):
+                for record in changed[name] ?? [] {
+                    let row = try record.data.map { try decoder.decode(Part.Row.self, from: $0) }
+                    part.merge(key: record.key, ordinal: record.ordinal, row: row)
+                }
             }
         } catch {
             failure = StateFileError(description: "\(name): \(error)")
@@ -101,9 +108,12 @@ protocol StatePart {
     func records() -> [(key: String, ordinal: Int64, row: Row)]
     /// Replaces every row with stored ones (sorted by ordinal).
     mutating func load(_ records: [(key: String, ordinal: Int64, row: Row)])
+    /// Adds, replaces or (`row` `nil`) removes one row as another mock sharing the state did, outside any write
+    /// (the store commits after merging).
+    mutating func merge(key: String, ordinal: Int64, row: Row?)
 }
 
-/// One row of a state file: `data` is its JSON, `nil` for a removed row.
+/// One row of a state file or shared state: `data` is its JSON, `nil` for a removed row.
 struct StateRecord: Sendable {
     var part: String
     var key: String

@@ -8,20 +8,20 @@ import UnderstudyCore
 import UnderstudyMock
 
 struct EngineTests {
-    private func engine(_ configuration: MockConfiguration = MockConfiguration()) throws -> (MockEngine, NotesMock) {
-        let mock = try NotesMock()
+    private func engine(_ configuration: MockConfiguration = MockConfiguration()) async throws -> (MockEngine, NotesMock) {
+        let mock = try await NotesMock()
         return (MockEngine(behaviour: mock, configuration: configuration), mock)
     }
 
     @Test func routesAndPrefersLiteralSegments() async throws {
-        let (engine, _) = try engine()
+        let (engine, _) = try await engine()
         #expect(await engine.send("GET", "/notes/latest").json?["title"] == "First")
         #expect(await engine.send("GET", "/notes/1").json?["title"] == "First")
         #expect(await engine.send("GET", "/notes/").status == 200)
     }
 
     @Test func unknownRoutesAndMethodsAnswerInTheEnvelope() async throws {
-        let (engine, _) = try engine()
+        let (engine, _) = try await engine()
         let missing = await engine.send("GET", "/nope?x=1")
         #expect(missing.status == 404)
         #expect(missing.json == ["message": "no route for GET /nope", "status": 404])
@@ -39,7 +39,7 @@ struct EngineTests {
     }
 
     @Test func authenticationAndRoles() async throws {
-        let (engine, _) = try engine()
+        let (engine, _) = try await engine()
         let anonymous = await engine.send("POST", "/notes", json: ["title": "Hello"])
         #expect(anonymous.status == 401)
         #expect(anonymous.json?["message"] == "authentication required: send Authorization: Bearer <token>")
@@ -50,7 +50,7 @@ struct EngineTests {
     }
 
     @Test func invalidInputIsRefusedWithTheFieldNamedAndNothingStored() async throws {
-        let (engine, mock) = try engine()
+        let (engine, mock) = try await engine()
         let cases: [(JSONValue?, [UInt8]?, String)] = [
             (["title": "Hi"], nil, "title: expected at least 3 characters, found 2"),
             (["title": 12], nil, "title: expected string, found integer 12"),
@@ -72,14 +72,14 @@ struct EngineTests {
     }
 
     @Test func bodiesOverTheLimitAre413() async throws {
-        let (engine, _) = try engine(MockConfiguration(maximumBodyBytes: 1024))
+        let (engine, _) = try await engine(MockConfiguration(maximumBodyBytes: 1024))
         let reply = await engine.send("POST", "/notes", bytes: [UInt8](repeating: 0x20, count: 2048), token: "user")
         #expect(reply.status == 413)
         #expect(reply.json?["message"] == "the body is 2048 bytes, over the 1024-byte limit")
     }
 
     @Test func getAnswersAreCachedUntilTheStateChanges() async throws {
-        let (engine, mock) = try engine()
+        let (engine, mock) = try await engine()
         _ = await engine.send("GET", "/notes")
         _ = await engine.send("GET", "/notes")
         #expect(mock.handled.withLock { $0 } == 1)
@@ -89,7 +89,7 @@ struct EngineTests {
     }
 
     @Test func cachedAnswersVaryOnTheHeadersThatChangeThem() async throws {
-        let (engine, mock) = try engine()
+        let (engine, mock) = try await engine()
         _ = await engine.send("GET", "/notes")
         _ = await engine.send("GET", "/notes", headers: ["Range": "0-0"])
         _ = await engine.send("GET", "/notes", headers: ["Prefer": "count=exact"])
@@ -99,7 +99,7 @@ struct EngineTests {
     }
 
     @Test func concurrentWritesLoseNothing() async throws {
-        let (engine, mock) = try engine()
+        let (engine, mock) = try await engine()
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask { _ = await engine.send("POST", "/notes", json: ["title": .string("Note \(index)")], token: "user") }
@@ -115,14 +115,14 @@ struct EngineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("notes.json")
         do {
-            let first = MockEngine(behaviour: try NotesMock(file: file))
+            let first = MockEngine(behaviour: try await NotesMock(file: file))
             _ = await first.send("POST", "/notes", json: ["title": "Kept"], token: "user")
             // While a mock runs on the file, it is locked: a second one is refused.
-            #expect(throws: StateFileError.self) { try NotesMock(file: file) }
+            await #expect(throws: StateFileError.self) { try await NotesMock(file: file) }
         }
         do {
             // A new mock on the same file (as after kill -9) sees the acknowledged write.
-            let second = MockEngine(behaviour: try NotesMock(file: file))
+            let second = MockEngine(behaviour: try await NotesMock(file: file))
             #expect(await second.send("GET", "/notes").json?[1]?["title"] == "Kept")
             #expect(await second.send("POST", "/__understudy/reset").status == 200)
             #expect(await second.send("GET", "/notes").json?.arrayValue?.count == 1)
@@ -133,7 +133,7 @@ struct EngineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.json"])
         let garbage = Data("{not json".utf8)
         try garbage.write(to: file)
-        #expect(throws: StateFileError.self) { try NotesMock(file: file) }
+        await #expect(throws: StateFileError.self) { try await NotesMock(file: file) }
         #expect(try Data(contentsOf: file) == garbage)
     }
 
@@ -150,10 +150,10 @@ struct EngineTests {
             #expect(throws: FaultRuleError(message)) { try FaultRule(parsing: text) }
         }
 
-        let (engine, _) = try engine(MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
+        let (engine, _) = try await engine(MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
         var statuses: [Int] = []
         for _ in 0..<20 { statuses.append(await engine.send("GET", "/notes").status) }
-        let (again, _) = try self.engine(MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
+        let (again, _) = try await self.engine(MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
         var repeated: [Int] = []
         for _ in 0..<20 { repeated.append(await again.send("GET", "/notes").status) }
         #expect(statuses == repeated)
@@ -167,13 +167,13 @@ struct EngineTests {
         #expect(await engine.send("PUT", "/__understudy/faults", json: ["rules": ["nonsense"]]).status == 400)
         _ = await engine.send("DELETE", "/__understudy/faults")
         #expect(engine.faultRules == [])
-        let drop = MockEngine(behaviour: try NotesMock(), configuration: MockConfiguration(faults: [try FaultRule(parsing: "*: drop")]))
+        let drop = MockEngine(behaviour: try await NotesMock(), configuration: MockConfiguration(faults: [try FaultRule(parsing: "*: drop")]))
         #expect(await drop.send("GET", "/notes").response.dropConnection)
     }
 
     @Test func rateLimitAnswers429WithRetryAfter() async throws {
         let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
-        let (engine, _) = try engine(MockConfiguration(rateLimit: RateLimit(requests: 2, seconds: 1), now: { clock.withLock { $0 } }))
+        let (engine, _) = try await engine(MockConfiguration(rateLimit: RateLimit(requests: 2, seconds: 1), now: { clock.withLock { $0 } }))
         #expect(await engine.send("GET", "/notes").status == 200)
         #expect(await engine.send("GET", "/notes").status == 200)
         let limited = await engine.send("GET", "/notes")
@@ -190,7 +190,7 @@ struct EngineTests {
 struct LiveServerTests {
     @Test func servesOverLoopbackOnAFreePortAndStops() async throws {
         let server = try await MockServer.start(
-            try NotesMock(), configuration: MockConfiguration(maximumBodyBytes: 4096, faults: [try FaultRule(parsing: "GET /notes/latest: drop")]))
+            try await NotesMock(), configuration: MockConfiguration(maximumBodyBytes: 4096, faults: [try FaultRule(parsing: "GET /notes/latest: drop")]))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: LiveMock.patient)
         defer { _ = client.shutdown() }
         #expect(server.baseURL.absoluteString.hasPrefix("http://127.0.0.1:"))

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// The `URLProtocol` stub serves the same engine to `URLSession` without a socket.
 struct URLProtocolStubTests {
     @Test func urlSessionReachesTheMockInProcess() async throws {
-        let stub = MockURLStub.start(try NotesMock())
+        let stub = MockURLStub.start(try await NotesMock())
         defer { stub.stop() }
         let session = URLSession(configuration: stub.sessionConfiguration)
 
@@ -33,7 +33,7 @@ struct URLProtocolStubTests {
     }
 
     @Test func droppedConnectionsAreNetworkErrors() async throws {
-        let stub = MockURLStub.start(try NotesMock(), configuration: MockConfiguration(faults: [try FaultRule(parsing: "*: drop")]))
+        let stub = MockURLStub.start(try await NotesMock(), configuration: MockConfiguration(faults: [try FaultRule(parsing: "*: drop")]))
         defer { stub.stop() }
         let session = URLSession(configuration: stub.sessionConfiguration)
         await #expect(throws: URLError.self) {

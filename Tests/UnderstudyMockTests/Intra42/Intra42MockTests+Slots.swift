@@ -273,7 +273,7 @@ extension Intra42MockTests {
             let nextToken = try await second.token()
             #expect(nextToken != token)
 
-            try second.mock.reset()
+            try await second.mock.reset()
             #expect(await second.send("GET", "/v2/me/slots", token: token).json?.arrayValue?.count == 10)
             // Tokens outlive a reset; the seeded code works again.
             #expect(await second.send("GET", "/v2/me", token: nextToken).status == 200)

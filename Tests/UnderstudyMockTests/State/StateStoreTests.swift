@@ -40,20 +40,20 @@ struct StateStoreTests {
 
     static func snapshot(_ store: StateStore<Items>) -> [Item] { store.read { Array($0.items) } }
 
-    @Test func aWriteThatThrowsChangesNothingInMemoryOrOnDisk() throws {
+    @Test func aWriteThatThrowsChangesNothingInMemoryOrOnDisk() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("items.sqlite")
         do {
-            let store = try StateStore(seed: Self.seed, file: file)
-            try store.write { state in
+            let store = try await StateStore(seed: Self.seed, file: file)
+            try await store.write { state in
                 state.items.remove(key: 1)
                 state.items.append(Item(id: 4, owner: "bo"))
                 state.issued.value = 4
             }
             let before = Self.snapshot(store)
-            #expect(throws: Refused.self) {
-                try store.write { state in
+            await #expect(throws: Refused.self) {
+                try await store.write { state in
                     state.items.append(Item(id: 5, owner: "al"))
                     state.items[key: 2] = Item(id: 2, owner: "cy")
                     state.items.remove(key: 3)
@@ -67,57 +67,57 @@ struct StateStoreTests {
             #expect(store.read { $0.items.positions(in: "owner cy") } == [])
             #expect(store.read { $0.issued.value } == 4)
         }
-        let reopened = try StateStore(seed: Self.seed, file: file)
+        let reopened = try await StateStore(seed: Self.seed, file: file)
         #expect(Self.snapshot(reopened) == [Item(id: 2, owner: "bo"), Item(id: 3, owner: "al"), Item(id: 4, owner: "bo")])
         #expect(reopened.read { $0.issued.value } == 4)
     }
 
-    @Test func removedRowsAreCompactedAndTheOrderSurvivesARestart() throws {
+    @Test func removedRowsAreCompactedAndTheOrderSurvivesARestart() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("items.sqlite")
         var expected: [Item] = []
         do {
-            let store = try StateStore(seed: Items(), file: file)
+            let store = try await StateStore(seed: Items(), file: file)
             for id in 0..<1_000 {
-                try store.write { $0.items.append(Item(id: id, owner: id % 3 == 0 ? "al" : "bo")) }
-                if id % 2 == 1 { try store.write { $0.items.remove(key: id - 1) } }
+                try await store.write { $0.items.append(Item(id: id, owner: id % 3 == 0 ? "al" : "bo")) }
+                if id % 2 == 1 { try await store.write { $0.items.remove(key: id - 1) } }
             }
             expected = (0..<1_000).filter { $0 % 2 == 1 }.map { Item(id: $0, owner: $0 % 3 == 0 ? "al" : "bo") }
             #expect(Self.snapshot(store) == expected)
             #expect(store.read { $0.items.rows(in: "owner al") } == expected.filter { $0.owner == "al" })
         }
-        let reopened = try StateStore(seed: Items(), file: file)
+        let reopened = try await StateStore(seed: Items(), file: file)
         #expect(Self.snapshot(reopened) == expected)
         #expect(reopened.read { $0.items.reversed().first } == expected.last)
     }
 
-    @Test func aSecondStoreOnALockedFileIsRefused() throws {
+    @Test func aSecondStoreOnALockedFileIsRefused() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("items.sqlite")
-        let store = try StateStore(seed: Self.seed, file: file)
-        #expect(throws: StateFileError.self) { try StateStore(seed: Self.seed, file: file) }
+        let store = try await StateStore(seed: Self.seed, file: file)
+        await #expect(throws: StateFileError.self) { try await StateStore(seed: Self.seed, file: file) }
         do {
-            _ = try StateStore(seed: Self.seed, file: file)
+            _ = try await StateStore(seed: Self.seed, file: file)
         } catch {
             #expect(
                 (error as? StateFileError)?.description
                     == "the state file \(file.path) is in use by another understudy mock (it is locked); "
                     + "stop that mock, or give this one another --state file")
         }
-        try store.write { $0.items.append(Item(id: 9, owner: "al")) }
+        try await store.write { $0.items.append(Item(id: 9, owner: "al")) }
         #expect(store.read { $0.items.count } == 4)
     }
 
-    @Test func foreignFilesAreRefusedUntouched() throws {
+    @Test func foreignFilesAreRefusedUntouched() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("old.json")
         let legacy = Data(#"{"items": []}"#.utf8)
         try legacy.write(to: json)
-        #expect {
-            try StateStore(seed: Self.seed, file: json)
+        await #expect {
+            try await StateStore(seed: Self.seed, file: json)
         } throws: { error in
             (error as? StateFileError)?.description.contains("is a JSON state file of an earlier understudy") == true
         }
@@ -125,19 +125,19 @@ struct StateStoreTests {
 
         let text = folder.appendingPathComponent("notes.txt")
         try Data("hello".utf8).write(to: text)
-        #expect(throws: StateFileError.self) { try StateStore(seed: Self.seed, file: text) }
+        await #expect(throws: StateFileError.self) { try await StateStore(seed: Self.seed, file: text) }
         #expect(try Data(contentsOf: text) == Data("hello".utf8))
 
         // Another kind of state (another API's file) is refused, and keeps its rows.
         let other = folder.appendingPathComponent("other.sqlite")
-        do { _ = try StateStore(seed: Other(items: StateTable([Item(id: 7, owner: "al")])), file: other) }
+        do { _ = try await StateStore(seed: Other(items: StateTable([Item(id: 7, owner: "al")])), file: other) }
         let bytes = try Data(contentsOf: other)
-        #expect {
-            try StateStore(seed: Self.seed, file: other)
+        await #expect {
+            try await StateStore(seed: Self.seed, file: other)
         } throws: { error in
             (error as? StateFileError)?.description.contains("is not an understudy state file of this mock") == true
         }
         #expect(try Data(contentsOf: other) == bytes)
-        #expect(try StateStore(seed: Other(), file: other).read { $0.items.map(\.id) } == [7])
+        #expect(try await StateStore(seed: Other(), file: other).read { $0.items.map(\.id) } == [7])
     }
 }

@@ -55,8 +55,8 @@ final class NotesMock: MockBehaviour {
     let store: StateStore<NotesState>
     let handled = Mutex(0)
 
-    init(file: URL? = nil) throws {
-        store = try StateStore(seed: NotesState(notes: StateTable([Note(id: 1, title: "First")])), file: file)
+    init(file: URL? = nil) async throws {
+        store = try await StateStore(seed: NotesState(notes: StateTable([Note(id: 1, title: "First")])), file: file)
     }
 
     var name: String { "notes" }
@@ -87,19 +87,19 @@ final class NotesMock: MockBehaviour {
             return .json(try JSONValue(parsing: try JSONEncoder().encode(note)))
         case "POST /notes":
             let title = request.json!["title"]!.stringValue!
-            let note = try store.write { state in
+            let note = try await store.write { state in
                 let note = Note(id: (state.notes.map(\.id).max() ?? 0) + 1, title: title)
                 state.notes.append(note)
                 return note
             }
             return .json(try JSONValue(parsing: try JSONEncoder().encode(note)), status: 201)
         default:
-            try store.write { $0.notes.removeAll { $0.id == Int(request.pathParameters["id"]!) } }
+            try await store.write { $0.notes.removeAll { $0.id == Int(request.pathParameters["id"]!) } }
             return .empty()
         }
     }
 
-    func reset() throws { try store.reset() }
+    func reset() async throws { try await store.reset() }
     func issueToken(for user: String?) async throws -> JSONValue { ["accessToken": "user"] }
     func startupNotes() async -> [String] { [] }
 }

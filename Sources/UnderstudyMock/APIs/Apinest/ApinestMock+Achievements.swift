@@ -59,12 +59,12 @@ extension ApinestMock {
         return .json(json)
     }
 
-    func markNotificationRead(_ request: MockRequest) throws -> MockResponse {
+    func markNotificationRead(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
         let exists = store.read { state in state.notifications[key: id]?.userID == userID }
         guard exists else { throw MockError(.notFound, "Notification \(id) not found") }
-        try store.write { state in
+        try await store.write { state in
             guard let index = state.notifications.position(of: id), state.notifications[index].userID == userID else {
                 throw MockError(.notFound, "Notification \(id) not found")
             }
@@ -73,12 +73,12 @@ extension ApinestMock {
         return .json(["success": true])
     }
 
-    func markAllNotificationsRead(_ request: MockRequest) throws -> MockResponse {
+    func markAllNotificationsRead(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let group = ApinestState.notificationGroup(userID)
         let unread = store.read { state in state.notifications.rows(in: group).contains { !$0.isRead } }
         if unread {
-            try store.write { state in
+            try await store.write { state in
                 for index in state.notifications.positions(in: group) where !state.notifications[index].isRead {
                     state.notifications[index].isRead = true
                 }

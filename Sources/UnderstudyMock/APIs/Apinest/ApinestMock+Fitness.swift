@@ -13,7 +13,7 @@ import UnderstudySpecs
 ///   completed one, and completing twice answer 400; the creator cannot leave (400): they own the activity and
 ///   stay its first participant; only the creator may complete (403).
 extension ApinestMock {
-    func createActivity(_ request: MockRequest) throws -> MockResponse {
+    func createActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let body: Apinest.CreateActivityRequest = try decodeBody(request)
         var problems: [String] = []
@@ -34,7 +34,7 @@ extension ApinestMock {
         guard problems.isEmpty, let time else { throw MockError(.badRequest, messages: problems) }
 
         let date = now()
-        let json = try store.write { state -> JSONValue in
+        let json = try await store.write { state -> JSONValue in
             state.ensureUser(userID, now: date, seed: seed)
             let stamp = ApinestTime.milliseconds(date)
             let activity = ApinestActivityRecord(
@@ -79,11 +79,11 @@ extension ApinestMock {
         return .json(json)
     }
 
-    func joinActivity(_ request: MockRequest) throws -> MockResponse {
+    func joinActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
         let date = now()
-        let json = try store.write { state -> JSONValue in
+        let json = try await store.write { state -> JSONValue in
             guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }
@@ -104,11 +104,11 @@ extension ApinestMock {
         return .json(json)
     }
 
-    func leaveActivity(_ request: MockRequest) throws -> MockResponse {
+    func leaveActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
         let date = now()
-        try store.write { state in
+        try await store.write { state in
             guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }
@@ -126,7 +126,7 @@ extension ApinestMock {
         return .json(["message": "Successfully left the activity"])
     }
 
-    func completeActivity(_ request: MockRequest) throws -> MockResponse {
+    func completeActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
         let body: Apinest.CompleteActivityRequest? = request.json == nil ? nil : try decodeBody(request)
@@ -140,7 +140,7 @@ extension ApinestMock {
         if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
 
         let date = now()
-        try store.write { state in
+        try await store.write { state in
             guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }

@@ -21,6 +21,8 @@ public struct ApinestMock: MockBehaviour {
     public var name: String { "apinest" }
     public var specs: [APISpec] { [Fitness.spec, Achievements.spec] }
     public var stateVersion: UInt64 { store.version }
+    public var sharesState: Bool { store.isShared }
+    public func synchronize() async throws { try await store.synchronize() }
 
     /// How long tokens from `POST /__understudy/token` live (the 15 minutes of a typical NestJS access token).
     static let tokenLifetime: TimeInterval = 900
@@ -38,7 +40,7 @@ public struct ApinestMock: MockBehaviour {
         let source = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Fitness.spec, Achievements.spec])
         let initial = ApinestSeed(source: source, seed: configuration.seed, now: configuration.now()).make()
-        store = try StateStore(seed: initial, file: configuration.stateFile(for: "apinest"))
+        store = try await StateStore(seed: initial, file: configuration.stateFile(for: "apinest"))
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         seed = configuration.seed
         now = configuration.now
@@ -57,19 +59,19 @@ public struct ApinestMock: MockBehaviour {
 
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
         switch endpoint.id {
-        case Fitness.createActivity.id: try createActivity(request)
+        case Fitness.createActivity.id: try await createActivity(request)
         case Fitness.activities.id: try listActivities(request)
         case Fitness.activity.id: try activity(request)
-        case Fitness.completeActivity.id: try completeActivity(request)
-        case Fitness.joinActivity.id: try joinActivity(request)
-        case Fitness.leaveActivity.id: try leaveActivity(request)
+        case Fitness.completeActivity.id: try await completeActivity(request)
+        case Fitness.joinActivity.id: try await joinActivity(request)
+        case Fitness.leaveActivity.id: try await leaveActivity(request)
         case Achievements.summary.id: summary(request)
         case Achievements.badges.id: badges(request)
         case Achievements.challenges.id: challenges(request)
         case Achievements.leaderboard.id: try leaderboard(request)
         case Achievements.notifications.id: try notifications(request)
-        case Achievements.markNotificationRead.id: try markNotificationRead(request)
-        case Achievements.markAllNotificationsRead.id: try markAllNotificationsRead(request)
+        case Achievements.markNotificationRead.id: try await markNotificationRead(request)
+        case Achievements.markAllNotificationsRead.id: try await markAllNotificationsRead(request)
         default: throw MockError(.notFound, "no handler for \(endpoint.id)")
         }
     }
@@ -80,8 +82,8 @@ public struct ApinestMock: MockBehaviour {
         MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .ignored
     }
 
-    public func reset() throws {
-        try store.reset()
+    public func reset() async throws {
+        try await store.reset()
     }
 
     /// `{"user": id, "name", "email", "accessToken": jwt, "tokenType": "Bearer", "expiresIn": 900}`.

@@ -43,7 +43,7 @@ extension EasyCoMock {
 
     /// `POST /rest/v1/<table>`: inserts the body's row after row-level security, foreign-key and unique-key
     /// checks; 201 with the rows (`return=representation`), a `Location` (`headers-only`) or nothing.
-    func insert(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
+    func insert(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
         let preferences = try PostgrestPreferences(request.header("prefer"))
         let query = try PostgrestQuery(request.query)
         guard let info = catalog.table(table) else {
@@ -62,7 +62,7 @@ extension EasyCoMock {
                 "Could not find the '\(unknown)' column of '\(table)' in the schema cache")
         }
         let now = FixtureGenerator.isoDate(configuration.now(), fraction: false)
-        return try store.write { state in
+        return try await store.write { state in
             // Positions of the inserted (or merged) rows, for the representation.
             var written: [Int] = []
             for object in objects {
@@ -203,10 +203,10 @@ extension EasyCoMock {
 
     /// `DELETE /rest/v1/<table>?filters`: removes the matching rows the caller may delete; 204, or 200 with
     /// the deleted rows under `return=representation`.
-    func delete(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
+    func delete(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
         let preferences = try PostgrestPreferences(request.header("prefer"))
         let query = try PostgrestQuery(request.query)
-        return try store.write { state in
+        return try await store.write { state in
             let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
             let root = try executor.plan(query, table: table)
             let deletable = executor.security(table, .delete)

@@ -17,6 +17,8 @@ public struct EasyCoMock: MockBehaviour {
     public var name: String { "easyco" }
     public var specs: [APISpec] { [EasyCo.spec] }
     public var stateVersion: UInt64 { store.version }
+    public var sharesState: Bool { store.isShared }
+    public func synchronize() async throws { try await store.synchronize() }
 
     let store: StateStore<EasyCoState>
     let configuration: MockConfiguration
@@ -48,7 +50,7 @@ public struct EasyCoMock: MockBehaviour {
         for name in seed.tables.keys {
             seed.tables[name]?.indexUniqueKeys(PostgrestCatalog.easyCo.table(name)?.facts.uniqueKeys ?? [])
         }
-        store = try StateStore(seed: seed, file: configuration.stateFile(for: "easyco"))
+        store = try await StateStore(seed: seed, file: configuration.stateFile(for: "easyco"))
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         keys = try await EasyCoKeys(secret: configuration.jwtSecret)
     }
@@ -60,8 +62,8 @@ public struct EasyCoMock: MockBehaviour {
             PostgrestErrors.make(.badRequest, code: "PGRST102", "Content-Type not acceptable: \(mediaType)"))
     }
 
-    public func reset() throws {
-        try store.reset()
+    public func reset() async throws {
+        try await store.reset()
     }
 
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
@@ -69,8 +71,8 @@ public struct EasyCoMock: MockBehaviour {
         let caller = Self.caller(of: request.principal)
         switch request.method {
         case .get: return try read(table, request: request, caller: caller)
-        case .post: return try insert(table, request: request, caller: caller)
-        case .delete: return try delete(table, request: request, caller: caller)
+        case .post: return try await insert(table, request: request, caller: caller)
+        case .delete: return try await delete(table, request: request, caller: caller)
         default:
             throw PostgrestErrors.make(
                 .init(rawValue: 405), code: "PGRST117", "Unsupported HTTP method: \(request.method.rawValue)")

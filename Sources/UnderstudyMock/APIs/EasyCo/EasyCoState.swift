@@ -191,6 +191,16 @@ extension PostgrestTable: StatePart {
         rows.indices.map { (rows[$0]["id"]?.stringValue ?? "\(ordinals[$0])", ordinals[$0], rows[$0]) }
     }
 
+    mutating func merge(key: String, ordinal: Int64, row: PostgrestRow?) {
+        if let position = positions[key] {
+            if let row { replace(at: position, with: row) } else { remove(at: [position]) }
+        } else if let row {
+            append(row)
+            ordinals[ordinals.count - 1] = ordinal
+            nextOrdinal = Swift.max(nextOrdinal, ordinal + 1)
+        }
+    }
+
     mutating func load(_ records: [(key: String, ordinal: Int64, row: PostgrestRow)]) {
         let keys = uniqueKeys
         self = PostgrestTable(rows: records.map(\.row), ordinals: records.map(\.ordinal))

@@ -9,7 +9,7 @@ extension Intra42Mock {
     /// type is one of the three and the client credentials are present. Errors are OAuth errors in the
     /// spec's envelope: `{"error": "invalid_grant", "message": ...}`, with `error_description` too so an
     /// RFC 6749 client finds its member.
-    func token(_ request: MockRequest) throws -> MockResponse {
+    func token(_ request: MockRequest) async throws -> MockResponse {
         let body = request.json ?? [:]
         guard body["client_id"]?.stringValue == application.clientID,
             body["client_secret"]?.stringValue == application.clientSecret
@@ -21,7 +21,7 @@ extension Intra42Mock {
         }
         let now = configuration.now()
         let requested = try Self.requestedScopes(body["scope"]?.stringValue)
-        let record = try store.write { state throws -> Intra42TokenRecord in
+        let record = try await store.write { state throws -> Intra42TokenRecord in
             switch body["grant_type"]?.stringValue {
             case "authorization_code":
                 let code = try Self.member("code", of: body)

@@ -33,7 +33,7 @@ extension Intra42Mock {
     /// Rules (422, every broken one named): both times on a quarter hour, `end_at` after `begin_at`,
     /// `begin_at` at least 30 minutes from now, at most 24 hours in one request, no overlap with the
     /// user's slots. `user_id` must be the token's user (403), and the token needs the `projects` scope.
-    func createSlots(_ request: MockRequest) throws -> MockResponse {
+    func createSlots(_ request: MockRequest) async throws -> MockResponse {
         let id = try currentUserID(request, scope: "projects")
         let fields = request.json?["slot"] ?? [:]
         let userID = fields["user_id"]?.numberValue?.intValue
@@ -71,7 +71,7 @@ extension Intra42Mock {
         }
         guard problems.isEmpty else { throw MockError(.unprocessableEntity, messages: problems) }
 
-        let created = try store.write { state throws -> [JSONValue] in
+        let created = try await store.write { state throws -> [JSONValue] in
             // Checked under the store's lock, so two concurrent requests cannot open the same quarter.
             let overlapping = state.slotPositions(of: id, from: begin, to: end).map { state.slots[$0] }.filter { slot in
                 guard let slotBegin = Intra42Time.parse(slot.beginAt),
@@ -104,10 +104,10 @@ extension Intra42Mock {
     }
 
     /// `DELETE /v2/slots/{id}`: 204; 404 for an unknown slot, 403 for another user's slot or a booked one.
-    func deleteSlot(_ request: MockRequest) throws -> MockResponse {
+    func deleteSlot(_ request: MockRequest) async throws -> MockResponse {
         let id = try currentUserID(request, scope: "projects")
         let slotID = Int(request.pathParameters["id"] ?? "") ?? 0
-        try store.write { state throws in
+        try await store.write { state throws in
             guard let index = state.slots.position(of: slotID) else {
                 throw MockError(.notFound, "slot \(slotID) does not exist")
             }

@@ -26,6 +26,8 @@ public struct Intra42Mock: MockBehaviour {
         let minutes = UInt64(max(0, configuration.now().timeIntervalSince1970 / 60))
         return (minutes << 32) &+ store.version
     }
+    public var sharesState: Bool { store.isShared }
+    public func synchronize() async throws { try await store.synchronize() }
 
     let store: StateStore<Intra42State>
     let application: Intra42Application
@@ -44,7 +46,7 @@ public struct Intra42Mock: MockBehaviour {
         let seed = builder.build()
         self.application = application
         self.configuration = configuration
-        store = try StateStore(seed: seed, file: configuration.stateFile(for: "intra42"))
+        store = try await StateStore(seed: seed, file: configuration.stateFile(for: "intra42"))
     }
 
     // MARK: Authentication
@@ -91,7 +93,7 @@ public struct Intra42Mock: MockBehaviour {
 
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
         switch endpoint.id {
-        case "POST /oauth/token": return try token(request)
+        case "POST /oauth/token": return try await token(request)
         case "GET /v2/me": return try me(request)
         case "GET /v2/users/{login}": return try user(request)
         case "GET /v2/users/{login}/coalitions": return try coalitions(request)
@@ -104,8 +106,8 @@ public struct Intra42Mock: MockBehaviour {
         case "GET /v2/campus/{id}/events": return try campusEvents(request, endpoint: endpoint)
         case "GET /v2/users": return try searchUsers(request, endpoint: endpoint)
         case "GET /v2/me/slots": return try mySlots(request, endpoint: endpoint)
-        case "POST /v2/slots": return try createSlots(request)
-        case "DELETE /v2/slots/{id}": return try deleteSlot(request)
+        case "POST /v2/slots": return try await createSlots(request)
+        case "DELETE /v2/slots/{id}": return try await deleteSlot(request)
         default: throw MockError(.notFound, "no route for \(endpoint.id)")
         }
     }
@@ -134,8 +136,8 @@ public struct Intra42Mock: MockBehaviour {
         MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .ignored
     }
 
-    public func reset() throws {
-        try store.reset { fresh, old in
+    public func reset() async throws {
+        try await store.reset { fresh, old in
             fresh.tokens = old.tokens
             fresh.issuedTokens = old.issuedTokens
         }
@@ -145,7 +147,7 @@ public struct Intra42Mock: MockBehaviour {
     /// - Throws: ``MockError`` 404 for an unknown user.
     public func issueToken(for user: String?) async throws -> JSONValue {
         let now = configuration.now()
-        let (record, login) = try store.write { state throws -> (Intra42TokenRecord, String) in
+        let (record, login) = try await store.write { state throws -> (Intra42TokenRecord, String) in
             let found: Intra42UserRecord?
             if let user { found = Self.findUser(user, in: state) } else { found = state.users.first }
             guard let found else {

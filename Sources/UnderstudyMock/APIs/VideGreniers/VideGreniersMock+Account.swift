@@ -22,10 +22,10 @@ extension VideGreniersMock {
         return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
     }
 
-    func markNotificationRead(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func markNotificationRead(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "notificationId")
-        try store.write { state in
+        try await store.write { state in
             guard let index = state.notifications.position(of: id), state.notifications[index].userId == caller else {
                 throw MockError(.notFound, "notification \(id.uuidString.lowercased()) does not exist")
             }
@@ -37,10 +37,10 @@ extension VideGreniersMock {
 
     /// Sends a notification to `userId`, or to every user when it is `null`; answers the copy of the
     /// recipient (the caller's own copy for a broadcast).
-    func createNotification(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func createNotification(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let command = try Self.decode(VideGreniers.CreateNotificationCommand.self, request)
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             var problems: [String] = []
             if command.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 problems.append("title: must not be blank")
@@ -80,7 +80,7 @@ extension VideGreniersMock {
         return Self.ok(data, now: now)
     }
 
-    func updateProfile(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func updateProfile(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let body = try Self.decode(VideGreniers.UpdateProfileRequest.self, request)
         var problems: [String] = []
@@ -91,7 +91,7 @@ extension VideGreniersMock {
         if firstName.count > 100 { problems.append("firstName: must have at most 100 characters") }
         if lastName.count > 100 { problems.append("lastName: must have at most 100 characters") }
         if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             guard let index = state.users.position(of: caller) else {
                 throw MockError(.unauthorized, "user \(caller) does not exist")
             }
@@ -134,7 +134,7 @@ extension VideGreniersMock {
     func deleteAccount(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let claims = try? await tokens.verify(request.principal?.token ?? "")
-        try store.write { state in
+        try await store.write { state in
             guard state.user(caller) != nil else { throw MockError(.unauthorized, "user \(caller) does not exist") }
             state.users.removeAll { $0.id == caller }
             let drafts = Set(state.events.filter { $0.organizerId == caller && $0.status == .draft }.map(\.id))

@@ -33,7 +33,7 @@ extension VideGreniersMock {
             throw MockError(.badRequest, VideGreniers.RegisterRequest.passwordRule)
         }
         let refresh = Self.newRefreshToken()
-        let user = try store.write { state -> User in
+        let user = try await store.write { state -> User in
             guard state.user(email: body.email) == nil else {
                 throw MockError(.conflict, "email: a user with the e-mail \(body.email) is already registered")
             }
@@ -56,7 +56,7 @@ extension VideGreniersMock {
     func login(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let body = try Self.decode(VideGreniers.LoginRequest.self, request)
         let refresh = Self.newRefreshToken()
-        let user = try store.write { state -> User in
+        let user = try await store.write { state -> User in
             guard let index = state.users.positions(in: State.emailGroup(body.email)).first,
                 state.users[index].password == body.password
             else {
@@ -85,7 +85,7 @@ extension VideGreniersMock {
                 .unauthorized, "accessToken: not a token issued by this server (malformed or wrongly signed)")
         }
         let rotated = Self.newRefreshToken()
-        let user = try store.write { state -> User in
+        let user = try await store.write { state -> User in
             guard let index = state.refreshTokens.position(of: body.refreshToken),
                 state.refreshTokens[index].revokedAt == nil, state.refreshTokens[index].expiresAt > now
             else {
@@ -112,7 +112,7 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let body = try Self.decode(VideGreniers.LogoutRequest.self, request)
         let claims = try? await tokens.verify(request.principal?.token ?? "")
-        try store.write { state in
+        try await store.write { state in
             if let index = state.refreshTokens.position(of: body.refreshToken),
                 state.refreshTokens[index].userId == caller
             {

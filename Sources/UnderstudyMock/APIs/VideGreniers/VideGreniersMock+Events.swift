@@ -92,11 +92,11 @@ extension VideGreniersMock {
         return Self.ok(.array(rows), now: now)
     }
 
-    func createEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func createEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let command = try Self.decode(VideGreniers.CreateEventCommand.self, request)
         let details = VideGreniersEventDetails(command, json: request.json)
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             try details.validate(in: state)
             guard let organizer = state.user(caller) else {
                 throw MockError(.unauthorized, "user \(caller) does not exist")
@@ -115,12 +115,12 @@ extension VideGreniersMock {
         return Self.ok(data, now: now, status: 201)
     }
 
-    func updateEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func updateEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
         let command = try Self.decode(VideGreniers.UpdateEventCommand.self, request)
         let details = VideGreniersEventDetails(command, json: request.json)
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             var problems: [String] = []
             if command.id != id {
                 let (expected, found) = (id.uuidString.lowercased(), command.id.uuidString.lowercased())
@@ -142,10 +142,10 @@ extension VideGreniersMock {
         return Self.ok(data, now: now)
     }
 
-    func publishEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func publishEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "publish")
             let status = state.events[index].status
             guard status == .draft else {
@@ -162,7 +162,7 @@ extension VideGreniersMock {
         return Self.ok(data, now: now)
     }
 
-    func cancelEvent(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func cancelEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
         let body = try Self.decode(VideGreniers.CancelEventRequest.self, request)
@@ -170,7 +170,7 @@ extension VideGreniersMock {
         guard reason.count >= 10 else {
             throw MockError(.badRequest, "reason: must have at least 10 characters besides spaces")
         }
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "cancel")
             let status = state.events[index].status
             guard status != .cancelled && status != .completed else {

@@ -18,10 +18,10 @@ extension VideGreniersMock {
         return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
     }
 
-    func addFavorite(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func addFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let eventId = try Self.pathID(request, "eventId")
-        let data = try store.write { state -> JSONValue in
+        let data = try await store.write { state -> JSONValue in
             let event = try Self.visibleEvent(eventId, to: caller, in: state)
             guard !state.isFavorite(eventId, of: caller) else {
                 throw MockError(.conflict, "eventId: event \(eventId.uuidString.lowercased()) is already a favorite")
@@ -35,10 +35,10 @@ extension VideGreniersMock {
         return Self.ok(data, now: now, status: 201)
     }
 
-    func removeFavorite(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func removeFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let eventId = try Self.pathID(request, "eventId")
-        try store.write { state in
+        try await store.write { state in
             guard let index = state.favorite(eventId, of: caller) else {
                 throw MockError(.notFound, "event \(eventId.uuidString.lowercased()) is not one of your favorites")
             }
@@ -48,10 +48,10 @@ extension VideGreniersMock {
         return Self.ok(.null, now: now, message: "Removed from favorites")
     }
 
-    func toggleFavorite(_ request: MockRequest, now: Double) throws -> MockResponse {
+    func toggleFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let eventId = try Self.pathID(request, "eventId")
-        let added = try store.write { state -> Bool in
+        let added = try await store.write { state -> Bool in
             let event = try Self.visibleEvent(eventId, to: caller, in: state)
             if let index = state.favorite(eventId, of: caller) {
                 state.favorites.remove(at: index)

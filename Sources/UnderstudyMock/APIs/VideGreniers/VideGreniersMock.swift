@@ -27,6 +27,8 @@ public struct VideGreniersMock: MockBehaviour {
     public var name: String { "videgreniers" }
     public var specs: [APISpec] { [VideGreniers.spec] }
     public var stateVersion: UInt64 { store.version }
+    public var sharesState: Bool { store.isShared }
+    public func synchronize() async throws { try await store.synchronize() }
 
     let configuration: MockConfiguration
     let store: StateStore<State>
@@ -51,7 +53,7 @@ public struct VideGreniersMock: MockBehaviour {
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [VideGreniers.spec])
         let seed = try Self.seedState(
             fixtures: fixtures, seed: configuration.seed, now: configuration.now().timeIntervalSinceReferenceDate)
-        store = try StateStore(seed: seed, file: configuration.stateFile(for: "videgreniers"))
+        store = try await StateStore(seed: seed, file: configuration.stateFile(for: "videgreniers"))
     }
 
     var now: Double { configuration.now().timeIntervalSinceReferenceDate }
@@ -94,21 +96,21 @@ public struct VideGreniersMock: MockBehaviour {
         case "GET /api/events": return try events(request, now: now)
         case "GET /api/events/{id}": return try event(request, now: now)
         case "GET /api/events/nearby": return try nearbyEvents(request, now: now)
-        case "POST /api/events": return try createEvent(request, now: now)
-        case "PUT /api/events/{id}": return try updateEvent(request, now: now)
-        case "POST /api/events/{id}/publish": return try publishEvent(request, now: now)
-        case "POST /api/events/{id}/cancel": return try cancelEvent(request, now: now)
+        case "POST /api/events": return try await createEvent(request, now: now)
+        case "PUT /api/events/{id}": return try await updateEvent(request, now: now)
+        case "POST /api/events/{id}/publish": return try await publishEvent(request, now: now)
+        case "POST /api/events/{id}/cancel": return try await cancelEvent(request, now: now)
         case "GET /api/favorites": return try favorites(request, now: now)
-        case "POST /api/favorites/{eventId}": return try addFavorite(request, now: now)
-        case "DELETE /api/favorites/{eventId}": return try removeFavorite(request, now: now)
-        case "PATCH /api/favorites/{eventId}/toggle": return try toggleFavorite(request, now: now)
+        case "POST /api/favorites/{eventId}": return try await addFavorite(request, now: now)
+        case "DELETE /api/favorites/{eventId}": return try await removeFavorite(request, now: now)
+        case "PATCH /api/favorites/{eventId}/toggle": return try await toggleFavorite(request, now: now)
         case "POST /api/favorites/status": return try favoriteStatus(request, now: now)
         case "GET /api/favorites/upcoming": return try upcomingFavorites(request, now: now)
         case "GET /api/notifications": return try notifications(request, now: now)
-        case "PATCH /api/notifications/{notificationId}/read": return try markNotificationRead(request, now: now)
-        case "POST /api/notifications": return try createNotification(request, now: now)
+        case "PATCH /api/notifications/{notificationId}/read": return try await markNotificationRead(request, now: now)
+        case "POST /api/notifications": return try await createNotification(request, now: now)
         case "GET /api/user/profile": return try profile(request, now: now)
-        case "PUT /api/user/profile": return try updateProfile(request, now: now)
+        case "PUT /api/user/profile": return try await updateProfile(request, now: now)
         case "GET /api/user/stats": return try accountStatistics(request, now: now)
         case "DELETE /api/user/account": return try await deleteAccount(request, now: now)
         case "GET /api/user-activities": return try userActivities(request, now: now)
@@ -132,8 +134,8 @@ public struct VideGreniersMock: MockBehaviour {
         MediaType.isJSON(mediaType) ? nil : .refused(MediaType.unsupported(mediaType))
     }
 
-    public func reset() throws {
-        try store.reset()
+    public func reset() async throws {
+        try await store.reset()
     }
 
     /// Logs a seeded user in without a password: `user` is an e-mail, an id, or `nil` for the demo user.
@@ -142,7 +144,7 @@ public struct VideGreniersMock: MockBehaviour {
         let wanted = user ?? Self.demoEmail
         let now = now
         let refresh = Self.newRefreshToken()
-        let found = try store.write { state -> User in
+        let found = try await store.write { state -> User in
             let match = state.user(email: wanted) ?? UUID(uuidString: wanted).flatMap { state.user($0) }
             guard let match else { throw MockError(.notFound, "no user \(wanted); seeded users: \(Self.seededEmails)") }
             state.prune(now: now)
