@@ -83,7 +83,7 @@ public struct Checker: Sendable {
         await session.signIn()
         await session.checkReads()
         if options.probes { await Probes.run(session) }
-        if options.allowWrites { await WriteScenarios.run(session) }
+        if options.allowWrites { await spec.writeScenario?.run(in: session) }
         session.noteDocument()
         session.recordUnvisited()
         await owned?.shutdown()
@@ -283,8 +283,8 @@ final class CheckSession: Sendable {
     }
 
     private var signInHint: String {
-        if SignIn.login(for: spec) != nil { return " or --login email:password" }
-        if SignIn.oauthTokenPath(for: spec) != nil { return " or --client-id and --client-secret" }
+        if spec.login != nil { return " or --login email:password" }
+        if case .oauth2 = spec.auth { return " or --client-id and --client-secret" }
         return ""
     }
 
@@ -294,14 +294,16 @@ final class CheckSession: Sendable {
     /// without a token.
     func signIn() async {
         let credentials = options.credentials
-        if let login = credentials.login, let plan = SignIn.login(for: spec), let endpoint = spec.endpoint(plan.endpoint) {
-            let request = request(
-                endpoint, body: ["email": .string(login.email), "password": .string(login.password)], authenticated: false)
+        if let login = credentials.login, let plan = spec.login, let endpoint = spec.endpoint(plan.endpoint) {
+            let credentials: JSONValue = [
+                plan.emailField: .string(login.email), plan.passwordField: .string(login.password),
+            ]
+            let request = request(endpoint, body: credentials, authenticated: false)
             let (_, body) = await perform(endpoint, request, expecting: [endpoint.success])
             adopt(token: body.flatMap { DecodeVerdict.value(at: plan.token, in: $0)?.stringValue },
-                refresh: body.flatMap { DecodeVerdict.value(at: plan.refreshToken, in: $0)?.stringValue },
+                refresh: body.flatMap { body in plan.refreshToken.flatMap { DecodeVerdict.value(at: $0, in: body)?.stringValue } },
                 from: endpoint)
-        } else if let client = credentials.client, let path = SignIn.oauthTokenPath(for: spec),
+        } else if let client = credentials.client, case .oauth2(let path) = spec.auth,
             let endpoint = spec.endpoint("POST \(path)")
         {
             var request = request(endpoint, authenticated: false)

@@ -38,37 +38,17 @@ public struct Credentials: Sendable {
 
     /// Why these credentials cannot be used with `spec`, if they cannot.
     public func problem(for spec: APISpec) -> String? {
-        if login != nil, SignIn.login(for: spec) == nil {
-            return "--login is not supported for \(spec.id): pass --token (VideGreniers is the API with a login endpoint)"
+        if login != nil, spec.login == nil {
+            return "--login is not supported for \(spec.id): its spec declares no e-mail and password sign-in; pass --token"
         }
-        if client != nil, SignIn.oauthTokenPath(for: spec) == nil {
-            return "--client-id/--client-secret need an OAuth 2 API (intra42), not \(spec.id)"
+        if client != nil {
+            guard case .oauth2 = spec.auth else {
+                return "--client-id/--client-secret need an API signed in with OAuth 2 client credentials; \(spec.id) is not"
+            }
         }
         if apiKey != nil, spec.auth != .supabase {
-            return "--apikey is for the Supabase API (easyco), not \(spec.id)"
+            return "--apikey is for a Supabase API; \(spec.id) is not one"
         }
-        return nil
-    }
-}
-
-/// How the checker turns a login or client credentials into a bearer token, for the APIs that document it.
-enum SignIn {
-    /// VideGreniers: `POST /api/auth/login {email, password}` answers `data.accessToken` and `data.refreshToken`.
-    struct Login {
-        let endpoint: String
-        let token: JSONPointer
-        let refreshToken: JSONPointer
-    }
-
-    static func login(for spec: APISpec) -> Login? {
-        guard spec.endpoint("POST /api/auth/login") != nil else { return nil }
-        return Login(
-            endpoint: "POST /api/auth/login", token: JSONPointer(tokens: ["data", "accessToken"]),
-            refreshToken: JSONPointer(tokens: ["data", "refreshToken"]))
-    }
-
-    static func oauthTokenPath(for spec: APISpec) -> String? {
-        if case .oauth2(let path) = spec.auth { return path }
         return nil
     }
 }

@@ -48,6 +48,37 @@ struct CheckMockTests {
         }
     }
 
+    /// The checker knows no API by name: it runs whatever scenario the spec declares, and none when it
+    /// declares none.
+    @Test func theWritesAreTheSpecsScenarioOrNone() async throws {
+        try await withMockServer(.apinest) { server in
+            let credentials = Credentials(token: try await Self.token(server))
+            let sent = { (report: CheckReport) in Set(report.sent.filter { $0.method != .get }.map(\.method.rawValue)) }
+
+            let readOnly = await Self.check(Fitness.spec.writing(nil), server, credentials: credentials)
+            #expect(sent(readOnly) == [])
+            #expect(readOnly.endpoints.first { $0.endpoint == "POST /activities" }?.skipped == "not part of a write scenario")
+
+            let body = try JSONDecoder().decode(
+                Apinest.CompleteActivityRequest.self, from: Data(#"{"durationMinutes": 30, "distanceKm": 5}"#.utf8))
+            let own = WriteScenario { session in
+                session.skip(Fitness.joinActivity, because: "not in this scenario")
+                let listed = await session.call(Fitness.activities)?.arrayValue ?? []
+                let mine = listed.first { $0["creator"]?["_id"]?.stringValue == session.userID }
+                if let id = mine?["_id"]?.stringValue {
+                    await session.call(Fitness.completeActivity, path: ["id": id], body: body)
+                }
+            }
+            let report = await Self.check(Fitness.spec.writing(own), server, credentials: credentials)
+            #expect(Self.problems(report) == [])
+            let posts = report.sent.filter { $0.method == .post }
+            #expect(posts.count == 1)
+            #expect(posts.first?.url.hasSuffix("/complete") == true)
+            #expect(posts.first.map { String(decoding: $0.body ?? [], as: UTF8.self) } == #"{"distanceKm":5,"durationMinutes":30}"#)
+            #expect(report.endpoints.first { $0.endpoint == "POST /activities/{id}/join" }?.skipped == "not in this scenario")
+        }
+    }
+
     @Test func videGreniersIsCleanSigningInWithALogin() async throws {
         try await withMockServer(.videgreniers) { server in
             let credentials = Credentials(login: ("demo@videgreniers.test", "Passw0rd!"))

@@ -42,6 +42,10 @@ public struct APISpec: Sendable {
     public internal(set) var appParsing: [AppParsing] = []
     /// Error statuses the spec adds where the documents are silent (see ``assuming(_:)``).
     public internal(set) var assumedStatuses: Set<HTTPStatus> = []
+    /// The write flow of `check --allow-writes` (see ``writing(_:)``); without one, a check only reads.
+    public internal(set) var writeScenario: WriteScenario?
+    /// How `check --login email:password` signs in (see ``signingIn(_:)``), when the API has such a login.
+    public internal(set) var login: LoginDeclaration?
 
     /// Creates a spec, inferring the schema of every model with the wire settings.
     /// - Parameters:

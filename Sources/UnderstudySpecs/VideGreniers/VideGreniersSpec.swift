@@ -37,7 +37,7 @@ public enum VideGreniers {
             AnyEndpoint(health),
         ],
         ambiguities: ambiguities
-    )
+    ).writing(writeScenario).signingIn(signIn)
 
     /// The `timestamp` of generated error bodies: ``FixtureGenerator/referenceInstant`` as the wire writes
     /// dates, so generated bodies are deterministic and decodable.
