@@ -210,6 +210,7 @@ public final class MockEngine: Sendable {
             throw MockError(.notFound, "\(endpoint.id) is not available yet (\(note))")
         }
 
+        behaviour.normalize(&request)
         request.principal = try await behaviour.authenticate(request, endpoint: endpoint)
         switch endpoint.auth {
         case .none, .optional: break
@@ -228,7 +229,8 @@ public final class MockEngine: Sendable {
             case nil: break
             }
         }
-        try RequestValidation(route: route, status: behaviour.validationStatus).validate(&request)
+        try RequestValidation(route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies)
+            .validate(&request)
 
         // An answer is kept for the exact request while the credential it was computed for lasts; one whose end
         // the behaviour does not know is computed anew each time.
