@@ -75,7 +75,7 @@ public final class MockEngine: Sendable {
     }
 
     /// The headers answers vary on: the credential, those behaviours read (the host for 42's absolute `Link` URLs,
-    /// PostgREST's `Range`, `Range-Unit`, `Prefer` and `Accept`) and every header parameter the specs declare, as
+    /// PostgREST's `Range`, `Range-Unit`, `Prefer`, `Accept` and `Accept-Profile`) and every header parameter the specs declare, as
     /// validation reads them. A `User-Agent` or a trace id makes no new answer.
     private let keyedHeaders: [String]
 
@@ -95,7 +95,7 @@ public final class MockEngine: Sendable {
         keyedHeaders = Set(
             [
                 "authorization", "apikey", "cookie", "host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit",
-                "prefer", "accept", "content-type",
+                "prefer", "accept", "accept-profile", "content-type",
             ] + declared.map { $0.name.lowercased() }
         ).sorted()
         faults = Mutex(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))

@@ -134,10 +134,16 @@ extension EasyCoMockTests {
         let plural = await session.send(
             "GET", "/rest/v1/properties?id=eq.\(t3)", headers: ["Accept": "application/json, \(object)"])
         #expect(plural.json?.arrayValue?.count == 1)
+        // The same read without a profile first: the engine's answer cache must not serve it to the others.
+        let unprofiled = await session.send("GET", "/rest/v1/properties?select=id")
+        #expect(unprofiled.status == 200 && unprofiled.response.header("Content-Profile") == nil)
         let otherSchema = await session.send(
-            "GET", "/rest/v1/properties", headers: ["Accept-Profile": "storage"])
+            "GET", "/rest/v1/properties?select=id", headers: ["Accept-Profile": "storage"])
         #expect(Self.error(otherSchema) == (406, "PGRST106", "Invalid schema: storage"))
         #expect(otherSchema.json?["hint"] == "Only the following schemas are exposed: public")
+        let profiled = await session.send(
+            "GET", "/rest/v1/properties?select=id", headers: ["Accept-Profile": "public"])
+        #expect(profiled.status == 200 && profiled.response.header("Content-Profile") == "public")
     }
 
     // supabase-js `maybeSingle()` on GET sends `Accept: application/json` (no limit) and turns the array into one
