@@ -480,18 +480,15 @@ extension EasyCoMockTests {
                 ["role": "service_role", "iss": "supabase", "iat": .integer(issued), "exp": .integer(issued + 600)],
                 secret: configuration.jwtSecret)
             let hugo = try #require(try await mock.token(for: Self.hugo)["user"]?.stringValue)
-            let favored = try #require(
-                try await mock.send(
-                    "GET", "/rest/v1/favorites?select=property_id&user_id=eq.\(hugo)",
-                    headers: headers("GET", key: service, bearer: serviceJWT)
-                ).json?.arrayValue
-            ).compactMap { $0["property_id"]?.stringValue }
-            let published = try #require(
-                try await mock.send(
-                    "GET", "/rest/v1/properties?select=id&status=eq.published&order=id",
-                    headers: headers("GET", key: service, bearer: serviceJWT)
-                ).json?.arrayValue
-            ).compactMap { $0["id"]?.stringValue }
+            // One column of a read as the seeding script, which holds the service_role JWT.
+            func column(_ name: String, of target: String) async throws -> [String] {
+                let reply = try await mock.send(
+                    "GET", target, headers: headers("GET", key: service, bearer: serviceJWT))
+                return try #require(reply.json?.arrayValue).compactMap { $0[name]?.stringValue }
+            }
+            let favored = try await column(
+                "property_id", of: "/rest/v1/favorites?select=property_id&user_id=eq.\(hugo)")
+            let published = try await column("id", of: "/rest/v1/properties?select=id&status=eq.published&order=id")
             let chosen = Array(published.filter { !favored.contains($0) }.prefix(2))
             try #require(chosen.count == 2)
             let inserted = try await mock.send(
