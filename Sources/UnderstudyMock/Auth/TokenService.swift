@@ -23,7 +23,7 @@ public struct TokenService: Sendable {
     private let keys: JWTKeyCollection
     /// Tokens whose signature has been checked, so a client sending the same token with every request costs
     /// one HMAC and one JSON decode, not one per request. Expiry is still checked on every use.
-    private let verified = VerifiedTokens()
+    private let verified = VerifiedTokens<Claims>()
     /// The clock tokens are issued and checked against.
     public let now: @Sendable () -> Date
 
@@ -76,12 +76,12 @@ public struct TokenService: Sendable {
 }
 
 /// The claims of tokens whose signature was good, by the token's text; bounded in entries and bytes.
-private final class VerifiedTokens: Sendable {
-    private let cache = Mutex(BoundedCache<String, TokenService.Claims>(maximumEntries: 4_096, maximumBytes: 8 << 20))
+final class VerifiedTokens<Claims: Sendable>: Sendable {
+    private let cache = Mutex(BoundedCache<String, Claims>(maximumEntries: 4_096, maximumBytes: 8 << 20))
 
-    func claims(of token: String) -> TokenService.Claims? { cache.withLock { $0.value(for: token) } }
+    func claims(of token: String) -> Claims? { cache.withLock { $0.value(for: token) } }
 
-    func insert(_ claims: TokenService.Claims, for token: String) {
+    func insert(_ claims: Claims, for token: String) {
         // The token's bytes, and about as much again for its decoded claims and the bookkeeping.
         cache.withLock { $0.insert(claims, bytes: 2 * token.utf8.count + 256, for: token) }
     }

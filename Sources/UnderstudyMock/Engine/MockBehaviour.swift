@@ -39,6 +39,15 @@ public protocol MockBehaviour: Sendable {
     /// parameters): `nil` when it reads it, as the JSON and form media types are read by default.
     func unreadableBody(mediaType: String) -> UnreadableBody?
 
+    /// Whether a JSON array of the request model is a body too, each element judged as one body (PostgREST
+    /// inserts every object of an array in one statement). `false` by default.
+    var acceptsArrayBodies: Bool { get }
+
+    /// Moves what the API's gateway also reads from another place into the place the descriptor declares, before
+    /// authentication and validation (Supabase's gateway takes `?apikey=` for the `apikey` header). Does nothing
+    /// by default.
+    func normalize(_ request: inout MockRequest)
+
     /// Restores the seed state.
     func reset() async throws
 
@@ -55,10 +64,16 @@ extension MockBehaviour {
     public func synchronize() async throws {}
 
     public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
-        .json(error.body ?? spec.errorEnvelope.make(error.status, error.messages), status: error.status.rawValue, headers: error.headers)
+        .json(
+            error.body ?? spec.errorEnvelope.make(error.status, error.messages), status: error.status.rawValue,
+            headers: error.headers)
     }
 
     public var validationStatus: HTTPStatus { .badRequest }
+
+    public var acceptsArrayBodies: Bool { false }
+
+    public func normalize(_ request: inout MockRequest) {}
 
     /// JSON and forms are read; any other media type is refused with 415.
     public func unreadableBody(mediaType: String) -> UnreadableBody? {

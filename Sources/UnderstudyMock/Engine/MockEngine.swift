@@ -75,7 +75,7 @@ public final class MockEngine: Sendable {
     }
 
     /// The headers answers vary on: the credential, those behaviours read (the host for 42's absolute `Link` URLs,
-    /// PostgREST's `Range`, `Range-Unit`, `Prefer` and `Accept`) and every header parameter the specs declare, as
+    /// PostgREST's `Range`, `Range-Unit`, `Prefer`, `Accept` and `Accept-Profile`) and every header parameter the specs declare, as
     /// validation reads them. A `User-Agent` or a trace id makes no new answer.
     private let keyedHeaders: [String]
 
@@ -95,7 +95,7 @@ public final class MockEngine: Sendable {
         keyedHeaders = Set(
             [
                 "authorization", "apikey", "cookie", "host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit",
-                "prefer", "accept", "content-type",
+                "prefer", "accept", "accept-profile", "content-type",
             ] + declared.map { $0.name.lowercased() }
         ).sorted()
         faults = Mutex(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
@@ -216,6 +216,7 @@ public final class MockEngine: Sendable {
 
         // Other mocks' writes first: a credential they issued or revoked, rows they changed.
         try await behaviour.synchronize()
+        behaviour.normalize(&request)
         request.principal = try await behaviour.authenticate(request, endpoint: endpoint)
         switch endpoint.auth {
         case .none, .optional: break
@@ -234,7 +235,8 @@ public final class MockEngine: Sendable {
             case nil: break
             }
         }
-        try RequestValidation(route: route, status: behaviour.validationStatus).validate(&request)
+        try RequestValidation(route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies)
+            .validate(&request)
 
         // An answer is kept for the exact request while the credential it was computed for lasts; one whose end
         // the behaviour does not know is computed anew each time.

@@ -3,14 +3,39 @@ import UnderstudyCore
 /// Refuses a request that breaks its endpoint's descriptor, before a handler can store anything.
 ///
 /// The checks themselves are ``RequestInspector``'s (shared with the validating proxy); this names every
-/// error-level finding in the API's error envelope: `query parameter page: ...`, `title: ...`.
+/// error-level finding in the API's error envelope: `query parameter page: ...`, `title: ...`. With `arrays`, a
+/// JSON array body is judged element by element against the request model (`1.title: ...`).
 struct RequestValidation {
     let route: MockEngine.Route
     let status: HTTPStatus
+    var arrays = false
 
     func validate(_ request: inout MockRequest) throws(MockError) {
-        let inspection = RequestInspector(spec: route.spec, endpoint: route.endpoint).inspect(
-            body: request.body, contentType: request.header("content-type")
+        if arrays, let elements = Self.arrayElements(request) {
+            try validate(&request, elements: elements)
+            return
+        }
+        let inspection = inspect(request, body: request.body)
+        try refuse(inspection.findings.map { ([], $0) })
+        request.json = inspection.body
+    }
+
+    /// Each element of an array body as a body of its own; the parameters once.
+    private func validate(_ request: inout MockRequest, elements: [JSONValue]) throws(MockError) {
+        var findings: [(index: [String], Diagnostic)] = inspect(request, body: []).findings
+            .filter { $0.rule != .requestBodyMissing }.map { ([], $0) }
+        for (index, element) in elements.enumerated() {
+            let inspection = inspect(request, body: element.serializedBytes())
+            findings += inspection.findings.filter { !$0.rule.rawValue.hasPrefix("request.parameter") }
+                .map { ([String(index)], $0) }
+        }
+        try refuse(findings)
+        request.json = .array(elements)
+    }
+
+    private func inspect(_ request: MockRequest, body: [UInt8]) -> RequestInspector.Inspection {
+        RequestInspector(spec: route.spec, endpoint: route.endpoint).inspect(
+            body: body, contentType: request.header("content-type")
         ) { parameter in
             switch parameter.location {
             case .path: request.pathParameters[parameter.name]
@@ -18,12 +43,29 @@ struct RequestValidation {
             case .header: request.header(parameter.name)
             }
         }
-        let problems = inspection.findings.filter { $0.severity == .error }.map { finding in
+    }
+
+    private func refuse(_ findings: [(index: [String], Diagnostic)]) throws(MockError) {
+        let problems = findings.filter { $0.1.severity == .error }.map { index, finding in
             RequestInspector.isWholeRequest(finding)
-                ? finding.message : "\(Self.field(finding.pointer)): \(finding.message)"
+                ? finding.message
+                : "\(Self.field(JSONPointer(tokens: index + finding.pointer.tokens))): \(finding.message)"
         }
         if !problems.isEmpty { throw MockError(status, messages: problems) }
-        request.json = inspection.body
+    }
+
+    /// The elements of a JSON body that is an array (not a form, not JSON that does not parse).
+    private static func arrayElements(_ request: MockRequest) -> [JSONValue]? {
+        guard request.body.first(where: { !Self.isSpace($0) }) == UInt8(ascii: "["),
+            request.header("content-type").map({ MediaType.isJSON(MediaType.essence($0)) }) ?? true,
+            case .array(let elements)? = try? JSONParser().parse(request.body)
+        else { return nil }
+        return elements
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\t")
     }
 
     /// `title`, `location/city`, or `body` for the whole document.

@@ -42,8 +42,18 @@ struct EasyCoKeys: Sendable {
 }
 
 extension EasyCoMock {
-    /// Checks the `apikey` header, then the bearer token: a user JWT (`sub` = user id), or
-    /// the anon or service key itself.
+    /// Supabase's gateway reads the key from `?apikey=` when the header is missing (Kong's `key-auth` looks in
+    /// the query string too).
+    public func normalize(_ request: inout MockRequest) {
+        guard request.header("apikey")?.isEmpty ?? true, let key = request.query["apikey"], !key.isEmpty else { return }
+        request.headers["apikey"] = key
+    }
+
+    /// Checks the `apikey` header as Supabase's gateway does, then the bearer JWT as PostgREST does.
+    ///
+    /// The key must be one of the project's; without `Authorization` the gateway forwards the key itself as the
+    /// bearer, so the request runs as the key's role (`anon` or `service_role`). A bearer is any HS256 JWT signed
+    /// with the project's secret (see ``EasyCoJWTVerifier``).
     public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         guard let apikey = request.header("apikey"), !apikey.isEmpty else {
             throw PostgrestErrors.make(
@@ -55,42 +65,25 @@ extension EasyCoMock {
                 .unauthorized, code: "PGRST301", "Invalid API key",
                 hint: "Double check your Supabase `anon` or `service_role` API key.")
         }
-        guard request.header("authorization") != nil else { return nil }
-        if let token = request.bearerToken, token == keys.anon || token == keys.service {
-            let role = token == keys.anon ? "anon" : "service_role"
-            return Principal(subject: role, roles: [role], token: token, expiresAt: .distantFuture)
+        guard request.header("authorization") != nil else { return keyPrincipal(apikey) }
+        guard let token = request.bearerToken, !token.isEmpty else {
+            throw EasyCoJWTVerifier.refusal(code: "PGRST301", "Authorization header must be \"Bearer <token>\"")
         }
-        do {
-            return try await tokens.principal(of: request)
-        } catch {
-            throw Self.jwtError(error)
-        }
+        if token == keys.anon || token == keys.service { return keyPrincipal(token) }
+        return try await bearers.principal(of: token)
     }
 
-    /// PostgREST's answers to a refused JWT: PGRST303 "JWT expired", PGRST301 otherwise.
-    private static func jwtError(_ error: MockError) -> MockError {
-        let message = error.messages.first ?? "invalid token"
-        let expired = message.contains("expired")
-        let text: String
-        if expired {
-            text = "JWT expired"
-        } else if message.contains("signature") {
-            text = "JWSError JWSInvalidSignature"
-        } else if message.contains("Bearer") {
-            text = "Authorization header must be \"Bearer <token>\""
-        } else {
-            text = "JWSError (CompactDecodeError Invalid number of parts: Expected 3 parts; got 1)"
-        }
-        return PostgrestErrors.make(
-            .unauthorized, code: expired ? "PGRST303" : "PGRST301", text, details: message,
-            headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(text)\"")])
+    /// The caller a project key stands for, without verifying it again.
+    private func keyPrincipal(_ key: String) -> Principal {
+        let role = key == keys.service ? "service_role" : "anon"
+        return Principal(subject: "", roles: [role], token: key, expiresAt: .distantFuture)
     }
 
-    /// The row-level security role of a request.
+    /// The row-level security role of a request; an `authenticated` JWT without `sub` has no `auth.uid()`.
     static func caller(of principal: Principal?) -> PostgrestCaller {
         guard let principal else { return .anonymous }
         if principal.has(role: "service_role") { return .serviceRole }
         if principal.has(role: "anon") { return .anonymous }
-        return .user(principal.subject)
+        return principal.subject.isEmpty ? PostgrestCaller(role: .authenticated, userID: nil) : .user(principal.subject)
     }
 }

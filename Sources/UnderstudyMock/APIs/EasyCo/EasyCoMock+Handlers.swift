@@ -8,6 +8,7 @@ extension EasyCoMock {
     /// `GET /rest/v1/<table>`: the rows the caller sees that pass the filters, ordered, ranged and shaped.
     func read(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
         let preferences = try PostgrestPreferences(request.header("prefer"))
+        let negotiation = try PostgrestNegotiation(request)
         let query = try PostgrestQuery(request.query)
         let tables = store.read { $0.tables }
         let executor = PostgrestExecutor(catalog: catalog, tables: tables, caller: caller, cache: columns)
@@ -15,21 +16,22 @@ extension EasyCoMock {
         let range = try PostgrestRange(
             header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
         let matched = try executor.matches(root)
+        let slice = range.slice(matched.count)
+        // As PostgREST, the singular check comes first: an offset past the end returns no row.
+        try negotiation.check(rows: slice.count)
         let total = preferences.count != nil ? matched.count : nil
         if let total, range.lower > total {
             throw PostgrestErrors.range(
                 "An offset of \(range.lower) was requested, but there are only \(total) rows.", total: total)
         }
-        let slice = range.slice(matched.count)
-        let body = try executor.write(root, positions: matched[slice])
+        let body = negotiation.body(try executor.write(root, positions: matched[slice]))
         // Embeds filter their rows while they are written: a regex there may have run out of time too.
         try executor.timeout.ensureInTime()
         let status = total.map { slice.count < $0 ? 206 : 200 } ?? 200
         let contentRange = Self.contentRange(lower: slice.lowerBound, count: slice.count, total: total)
         return MockResponse(
             status: status,
-            headers: [("Content-Type", "application/json; charset=utf-8"), ("Content-Range", contentRange)]
-                + preferences.headers,
+            headers: negotiation.headers + [("Content-Range", contentRange)] + preferences.headers,
             body: body)
     }
 
@@ -45,17 +47,12 @@ extension EasyCoMock {
     /// checks; 201 with the rows (`return=representation`), a `Location` (`headers-only`) or nothing.
     func insert(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
         let preferences = try PostgrestPreferences(request.header("prefer"))
+        let negotiation = try PostgrestNegotiation(request)
         let query = try PostgrestQuery(request.query)
         guard let info = catalog.table(table) else {
             throw PostgrestErrors.make(.notFound, code: "42P01", "relation \"public.\(table)\" does not exist")
         }
-        let objects: [[String: JSONValue]]
-        switch request.json {
-        case .object(let object)?: objects = [object]
-        case .array(let elements)?: objects = elements.compactMap(\.objectValue)
-        default:
-            throw PostgrestErrors.make(.badRequest, code: "PGRST102", "Empty or invalid json")
-        }
+        let objects = try Self.insertedObjects(request.json, columns: query.columns)
         if let columns = query.columns, let unknown = columns.first(where: { info.column($0) == nil }) {
             throw PostgrestErrors.make(
                 .badRequest, code: "PGRST204",
@@ -85,6 +82,8 @@ extension EasyCoMock {
                 state.tables[table, default: PostgrestTable()].append(row)
                 written.append((state.tables[table]?.rows.count ?? 1) - 1)
             }
+            // Throwing here undoes every row of the write, as PostgREST rolls the transaction back.
+            try negotiation.check(rows: written.count)
             var headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: nil))] + preferences.headers
             switch preferences.returning {
             case .representation?:
@@ -92,7 +91,7 @@ extension EasyCoMock {
                 let node = try executor.plan(PostgrestQuery.shaping(query), table: table)
                 var body: [JSONValue] = []
                 for position in written { body.append(.object(try executor.shape(node, position))) }
-                return .json(.array(body), status: 201, headers: headers)
+                return negotiation.response(body, status: 201, headers: headers)
             case .headersOnly?:
                 if let position = written.last, let id = state.tables[table]?.rows[position]["id"]?.stringValue {
                     headers.append(("Location", "/\(table)?id=eq.\(id)"))
@@ -101,6 +100,25 @@ extension EasyCoMock {
             default:
                 return .empty(status: 201, headers: headers)
             }
+        }
+    }
+
+    /// The objects of an insert's body: one object, or every object of an array (none for `[]`).
+    /// - Throws: PGRST102 for a body that is neither, or an array whose objects do not all have the same keys
+    ///   (PostgREST allows that only with `columns=`, which supabase-js and supabase-swift send with arrays).
+    static func insertedObjects(_ body: JSONValue?, columns: [String]?) throws(MockError) -> [[String: JSONValue]] {
+        switch body {
+        case .object(let object)?:
+            return [object]
+        case .array(let elements)?:
+            let objects = elements.compactMap(\.objectValue)
+            let keys = objects.first.map { Set($0.keys) }
+            guard objects.count == elements.count,
+                columns != nil || objects.allSatisfy({ Set($0.keys) == keys })
+            else { throw PostgrestErrors.make(.badRequest, code: "PGRST102", "All object keys must match") }
+            return objects
+        default:
+            throw PostgrestErrors.make(.badRequest, code: "PGRST102", "Empty or invalid json")
         }
     }
 
@@ -205,6 +223,7 @@ extension EasyCoMock {
     /// the deleted rows under `return=representation`.
     func delete(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
         let preferences = try PostgrestPreferences(request.header("prefer"))
+        let negotiation = try PostgrestNegotiation(request)
         let query = try PostgrestQuery(request.query)
         return try await store.write { state in
             let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
@@ -222,6 +241,8 @@ extension EasyCoMock {
                 }
                 positions = Array(executor.sorted(positions, by: root.order).dropFirst(root.offset).prefix(limit))
             }
+            // PostgREST's order: the singular check, then max-affected (src/PostgREST/Query.hs deleteQuery).
+            try negotiation.check(rows: positions.count)
             if preferences.strict, let maximum = preferences.maxAffected, positions.count > maximum {
                 throw PostgrestErrors.make(
                     .badRequest, code: "PGRST124", "Query result exceeds max-affected preference constraint",
@@ -235,7 +256,7 @@ extension EasyCoMock {
             let total = preferences.count != nil ? positions.count : nil
             let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
             if preferences.returning == .representation {
-                return .json(.array(representation), status: 200, headers: headers)
+                return negotiation.response(representation, status: 200, headers: headers)
             }
             return .empty(status: 204, headers: headers)
         }

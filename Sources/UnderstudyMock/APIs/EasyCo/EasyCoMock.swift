@@ -19,12 +19,16 @@ public struct EasyCoMock: MockBehaviour {
     public var stateVersion: UInt64 { store.version }
     public var sharesState: Bool { store.isShared }
     public func synchronize() async throws { try await store.synchronize() }
+    /// PostgREST inserts every object of a JSON array body.
+    public var acceptsArrayBodies: Bool { true }
 
     let store: StateStore<EasyCoState>
     let configuration: MockConfiguration
     let tokens: TokenService
     /// The project's `anon` and `service_role` keys.
     let keys: EasyCoKeys
+    /// Verifies bearer JWTs as PostgREST does.
+    let bearers: EasyCoJWTVerifier
     let catalog = PostgrestCatalog.easyCo
     /// Column vectors of the tables, reused by every request until a table changes.
     let columns = PostgrestColumnCache()
@@ -53,6 +57,7 @@ public struct EasyCoMock: MockBehaviour {
         store = try await StateStore(seed: seed, file: configuration.stateFile(for: "easyco"))
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         keys = try await EasyCoKeys(secret: configuration.jwtSecret)
+        bearers = await EasyCoJWTVerifier(secret: configuration.jwtSecret, now: configuration.now)
     }
 
     /// PostgREST reads JSON, CSV and forms into a table; any other body is 400 PGRST102.

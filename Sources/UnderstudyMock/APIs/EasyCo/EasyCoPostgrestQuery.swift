@@ -51,8 +51,13 @@ struct PostgrestQuery {
         }
     }
 
+    /// `a,b`, or `"a","b"` as supabase-js quotes the `columns` of an array insert.
     private static func list(_ value: String) -> [String] {
-        value.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        value.split(separator: ",").map { item in
+            let name = String(item).trimmingSpaces
+            return name.count > 1 && name.hasPrefix("\"") && name.hasSuffix("\"")
+                ? String(name.dropFirst().dropLast()) : name
+        }.filter { !$0.isEmpty }
     }
 
     private static func count(_ name: String, _ value: String) throws(MockError) -> Int {
