@@ -44,6 +44,8 @@ public struct APISpec: Sendable {
     public internal(set) var assumedStatuses: Set<HTTPStatus> = []
     /// The write flow of `check --allow-writes` (see ``writing(_:)``); without one, a check only reads.
     public internal(set) var writeScenario: WriteScenario?
+    /// The tables behind a PostgREST API (see ``database(_:)``); empty for other APIs.
+    public internal(set) var database: [DatabaseTable] = []
     /// How `check --login email:password` signs in (see ``signingIn(_:)``), when the API has such a login.
     public internal(set) var login: LoginDeclaration?
 

@@ -367,11 +367,12 @@ struct EasyCoMockTests {
         ] {
             let rows = first.stored(table)
             #expect(!rows.isEmpty, "\(table)")
-            let columns = try #require(PostgrestCatalog.easyCo.table(table)).columns.map(\.name).sorted()
+            let info = try #require(PostgrestCatalog.easyCo.table(table))
+            let columns = info.columns.map(\.name).sorted()
             for row in rows {
                 #expect(row.keys.sorted() == columns, "\(table)")
                 if let property = row["property_id"]?.stringValue { #expect(properties.contains(property), "\(table)") }
-                for column in EasyCoMock.userColumns {
+                for column in info.facts.userColumns {
                     if let user = row[column]?.stringValue { #expect(users.contains(user), "\(table).\(column)") }
                 }
             }

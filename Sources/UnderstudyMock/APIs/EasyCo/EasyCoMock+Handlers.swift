@@ -171,16 +171,13 @@ extension EasyCoMock {
                     info.name, column: key.column, value: id, referenced: key.referencedTable)
             }
         }
-        for column in Self.userColumns where info.column(column) != nil {
+        for column in info.facts.userColumns where info.column(column) != nil {
             guard let id = row[column]?.stringValue else { continue }
             if !state.users.contains(where: { $0.id == id }) {
                 throw PostgrestErrors.missingReference(info.name, column: column, value: id, referenced: "users")
             }
         }
     }
-
-    /// The columns that reference `auth.users`.
-    static let userColumns = ["owner_id", "user_id", "payer_id", "payee_id", "applicant_id"]
 
     /// The existing row a new row collides with on a unique key, when an upsert resolves it.
     /// - Throws: 23505 for a duplicate the request does not resolve; 42P10 for an `on_conflict` that is no

@@ -127,3 +127,8 @@ public struct EasyCoMock: MockBehaviour {
         return notes
     }
 }
+
+extension PostgrestCatalog {
+    /// The EasyCo database: the six tables its spec declares.
+    static let easyCo = PostgrestCatalog(spec: EasyCo.spec)
+}

@@ -340,7 +340,7 @@ struct EasyCoSeed {
         {
             row["property_id"] = .string(properties[Int(random.next() % UInt64(properties.count))])
         }
-        for column in EasyCoMock.userColumns {
+        for column in info.facts.userColumns {
             guard let user = row[column]?.stringValue, !userIDs.contains(user) else { continue }
             userIDs.insert(user)
             let number = users.count + 1

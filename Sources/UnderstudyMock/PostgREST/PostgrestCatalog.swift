@@ -1,5 +1,4 @@
 import UnderstudyCore
-import UnderstudySpecs
 
 /// The SQL type of a column, as far as filters, casts and ordering care.
 enum PostgrestType: Sendable, Hashable {
@@ -38,22 +37,23 @@ struct PostgrestForeignKey: Sendable, Hashable {
     var name: String { "\(table)_\(column)_fkey" }
 }
 
-/// What the mock knows about one table: its columns (from the spec's row model) and its migration facts.
+/// What the engine knows about one table: its columns (from the spec's row model) and its declaration.
 struct PostgrestTableInfo: Sendable {
     let name: String
     let columns: [PostgrestColumn]
     let columnsByName: [String: PostgrestColumn]
-    let facts: EasyCo.Table
+    let facts: DatabaseTable
 
     func column(_ name: String) -> PostgrestColumn? { columnsByName[name] }
 
     /// The policies that cover an operation.
-    func policies(for operation: EasyCo.RowPolicy.Operation) -> [EasyCo.RowPolicy] {
+    func policies(for operation: RowPolicy.Operation) -> [RowPolicy] {
         facts.policies.filter { $0.operations.contains(operation) }
     }
 }
 
-/// The schema cache of the EasyCo database: tables, columns and foreign keys.
+/// The schema cache of a PostgREST API: the tables its spec declares (``APISpec/database``), their columns
+/// and foreign keys.
 ///
 /// Columns come from the row models of the spec (one source of truth): the model of each table's reads,
 /// without the embeds a query adds (`Application.property`).
@@ -61,42 +61,29 @@ struct PostgrestCatalog: Sendable {
     let tables: [String: PostgrestTableInfo]
     let foreignKeys: [PostgrestForeignKey]
 
-    static let easyCo = PostgrestCatalog(spec: EasyCo.spec)
-
-    /// The row model of each table, and the keys of that model that are not columns.
-    private static let models: [(table: String, model: String, embeds: Set<String>)] = [
-        ("properties", "EasyCo.Property", []),
-        ("property_members", "EasyCo.PropertyMember", []),
-        ("transactions", "EasyCo.Transaction", []),
-        ("payment_schedules", "EasyCo.PaymentSchedule", []),
-        ("applications", "EasyCo.Application", ["property"]),
-        ("favorites", "EasyCo.Favorite", []),
-    ]
-
-    /// The migrations declare `images` as `text[]`; the other array columns are `jsonb`.
-    private static let textArrayColumns: Set<String> = ["images"]
-
     init(spec: APISpec) {
         var tables: [String: PostgrestTableInfo] = [:]
-        for (name, model, embeds) in Self.models {
-            guard case .object(let object) = spec.definitions[model]?.resolvingReferences(in: spec.definitions),
-                let facts = EasyCo.tables.first(where: { $0.name == name })
+        for table in spec.database {
+            guard case .object(let object) = spec.definitions[table.model]?.resolvingReferences(in: spec.definitions)
             else {
-                preconditionFailure("the easyco spec has no object model \(model) for table \(name)")
+                preconditionFailure("the \(spec.id) spec has no object model \(table.model) for table \(table.name)")
             }
-            let columns = object.properties.filter { !embeds.contains($0.name) }.map { property in
+            let columns = object.properties.filter { !table.embeds.contains($0.name) }.map { property in
                 PostgrestColumn(
-                    name: property.name, type: Self.type(of: property.schema, column: property.name),
+                    name: property.name,
+                    type: Self.type(of: property.schema, textArray: table.textArrayColumns.contains(property.name)),
                     nullable: property.schema.acceptsNull)
             }
-            tables[name] = PostgrestTableInfo(
-                name: name, columns: columns,
+            tables[table.name] = PostgrestTableInfo(
+                name: table.name, columns: columns,
                 columnsByName: Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
-                facts: facts)
+                facts: table)
         }
         self.tables = tables
-        foreignKeys = ["applications", "favorites", "property_members", "transactions", "payment_schedules"].map {
-            PostgrestForeignKey(table: $0, column: "property_id", referencedTable: "properties")
+        foreignKeys = spec.database.flatMap { table in
+            table.references.sorted { $0.key < $1.key }.map {
+                PostgrestForeignKey(table: table.name, column: $0.key, referencedTable: $0.value)
+            }
         }
     }
 
@@ -108,7 +95,7 @@ struct PostgrestCatalog: Sendable {
     /// The many-to-one keys pointing at `table`.
     func keys(to table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.referencedTable == table } }
 
-    private static func type(of schema: Schema, column: String) -> PostgrestType {
+    private static func type(of schema: Schema, textArray: Bool) -> PostgrestType {
         switch schema.nonNull {
         case .string(let constraints):
             switch constraints.format {
@@ -120,7 +107,7 @@ struct PostgrestCatalog: Sendable {
         case .integer: return .integer
         case .number, .decimal: return .numeric
         case .boolean: return .boolean
-        case .array: return textArrayColumns.contains(column) ? .textArray : .jsonb
+        case .array: return textArray ? .textArray : .jsonb
         default: return .jsonb
         }
     }

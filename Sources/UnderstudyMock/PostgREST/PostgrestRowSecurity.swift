@@ -1,5 +1,4 @@
 import UnderstudyCore
-import UnderstudySpecs
 
 /// Who runs a query, as row-level security sees it: Supabase's `anon`, `authenticated` (with the JWT
 /// `sub`) or `service_role` (which bypasses row-level security).
@@ -20,7 +19,7 @@ struct PostgrestCaller: Sendable, Hashable {
     static func user(_ id: String) -> PostgrestCaller { PostgrestCaller(role: .authenticated, userID: id.lowercased()) }
 }
 
-/// The row-level security policies of ``EasyCo/tables`` as predicates.
+/// The row-level security policies of a catalog's tables (``RowPolicy``) as predicates.
 ///
 /// The same policies judge stored rows (by position, through column vectors) and new rows (by their
 /// values), so they are written once over a key and a way to read a column for it.
@@ -28,10 +27,11 @@ enum PostgrestRowSecurity {
     /// Whether `caller` may apply `operation` to a row of `table` (a row passes when one policy allows it).
     /// - Parameters:
     ///   - column: reads a column of the row a key designates.
-    ///   - owner: for a column referencing a property, reads the `owner_id` of that property.
+    ///   - owner: for a column referencing another table, reads a column (the owner's) of the row it references.
     static func predicate<Key>(
-        _ table: PostgrestTableInfo, _ operation: EasyCo.RowPolicy.Operation, caller: PostgrestCaller,
-        column: (String) -> (Key) -> PostgrestValue?, owner: (String) -> (Key) -> String?
+        _ table: PostgrestTableInfo, _ operation: RowPolicy.Operation, caller: PostgrestCaller,
+        column: (String) -> (Key) -> PostgrestValue?,
+        owner: (_ via: String, _ referenced: String, _ ownerColumn: String) -> (Key) -> String?
     ) -> (Key) -> Bool {
         if caller.role == .serviceRole { return { _ in true } }
         var checks: [(Key) -> Bool] = []
@@ -42,9 +42,9 @@ enum PostgrestRowSecurity {
                 let read = column(name)
                 let expected = PostgrestValue.text(user)
                 checks.append { read($0) == expected }
-            case .propertyOwner(let name):
-                guard let user = caller.userID else { continue }
-                let read = owner(name)
+            case .referencedOwner(let via, let ownerColumn):
+                guard let user = caller.userID, let referenced = table.facts.references[via] else { continue }
+                let read = owner(via, referenced, ownerColumn)
                 checks.append { read($0) == user }
             case .anyone(let values):
                 let pairs = values.sorted { $0.key < $1.key }.map { name, json in

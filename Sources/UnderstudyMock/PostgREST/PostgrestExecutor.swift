@@ -1,5 +1,4 @@
 import UnderstudyCore
-import UnderstudySpecs
 
 /// How an embed joins its parent.
 enum PostgrestRelation: Sendable, Hashable {
@@ -165,7 +164,7 @@ final class PostgrestExecutor {
     }
 
     /// Whether the caller may apply `operation` to the row at a position of `table`.
-    func security(_ table: String, _ operation: EasyCo.RowPolicy.Operation) -> (Int) -> Bool {
+    func security(_ table: String, _ operation: RowPolicy.Operation) -> (Int) -> Bool {
         guard let info = catalog.table(table) else { return { _ in false } }
         return PostgrestRowSecurity.predicate(
             info, operation, caller: caller,
@@ -173,9 +172,9 @@ final class PostgrestExecutor {
                 let column = self.values(table, column: name)
                 return { column[$0] }
             },
-            owner: { name in
-                let owners = self.values("properties", column: "owner_id")
-                let targets = self.references(table, column: name, target: "properties")
+            owner: { via, referenced, ownerColumn in
+                let owners = self.values(referenced, column: ownerColumn)
+                let targets = self.references(table, column: via, target: referenced)
                 return { position in
                     guard let target = targets[position], case .text(let owner)? = owners[target] else { return nil }
                     return owner
@@ -184,18 +183,18 @@ final class PostgrestExecutor {
     }
 
     /// Whether the caller may apply `operation` to a row that is not stored yet (an insert).
-    func security(_ table: String, _ operation: EasyCo.RowPolicy.Operation, row: PostgrestRow) -> Bool {
+    func security(_ table: String, _ operation: RowPolicy.Operation, row: PostgrestRow) -> Bool {
         guard let info = catalog.table(table) else { return false }
-        let properties = tables["properties"]
         let predicate = PostgrestRowSecurity.predicate(
             info, operation, caller: caller,
             column: { name in
                 let type = info.column(name)?.type ?? .text
                 return { (row: PostgrestRow) in PostgrestExtractor.value(row[name] ?? .null, type: type) }
             },
-            owner: { name in
-                { (row: PostgrestRow) in
-                    row[name]?.stringValue.flatMap { properties?.row(id: $0)?["owner_id"]?.stringValue }
+            owner: { via, referenced, ownerColumn in
+                let rows = tables[referenced]
+                return { (row: PostgrestRow) in
+                    row[via]?.stringValue.flatMap { rows?.row(id: $0)?[ownerColumn]?.stringValue }
                 }
             })
         return predicate(row)

@@ -1,0 +1,209 @@
+import Synchronization
+import UnderstudyCore
+
+/// One table's rows in insertion order, with the position of each row by `id` and by each unique key.
+///
+/// The rows stay dense (the executor's column vectors are by position): appends and replacements cost
+/// constant time, a delete (a scan of the table anyway) rebuilds the indexes. The table journals what the
+/// current write changed, so ``StateStore`` persists only those rows and undoes a write that throws. Every
+/// change gives the table a new ``generation``, unique in the process, which keys the column vectors computed
+/// from its rows.
+struct PostgrestTable: Codable, Sendable {
+    private(set) var rows: [PostgrestRow]
+    private(set) var positions: [String: Int]
+    private(set) var generation: UInt64
+    /// The order of each row in the state file, by position.
+    private var ordinals: [Int64]
+    private var nextOrdinal: Int64
+    /// The unique keys (column lists) the table indexes, and each key's value → position.
+    private var uniqueKeys: [[String]] = []
+    private var uniques: [String: Int] = [:]
+    private var journal = Journal.none
+    /// The ids the current write changed.
+    private var touched: Set<String> = []
+
+    private enum Journal {
+        case none
+        /// Rows were appended past `count` and rows before it replaced (first old row by position).
+        case incremental(count: Int, replaced: [Int: PostgrestRow])
+        /// A delete copied the rows as they were before the write.
+        case snapshot(rows: [PostgrestRow], ordinals: [Int64])
+    }
+
+    private static let generations = Atomic<UInt64>(0)
+
+    private static func nextGeneration() -> UInt64 {
+        generations.add(1, ordering: .relaxed).newValue
+    }
+
+    init(rows: [PostgrestRow] = []) {
+        self.init(rows: rows, ordinals: rows.indices.map(Int64.init))
+    }
+
+    private init(rows: [PostgrestRow], ordinals: [Int64]) {
+        self.rows = rows
+        self.ordinals = ordinals
+        positions = [:]
+        generation = Self.nextGeneration()
+        nextOrdinal = (ordinals.max() ?? -1) + 1
+        reindex()
+    }
+
+    init(from decoder: any Decoder) throws {
+        self.init(rows: try decoder.singleValueContainer().decode([PostgrestRow].self))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rows)
+    }
+
+    /// The row whose `id` is `id`.
+    func row(id: String) -> PostgrestRow? { positions[id].map { rows[$0] } }
+
+    /// Indexes the table's unique keys, so inserts find a duplicate without a scan.
+    mutating func indexUniqueKeys(_ keys: [[String]]) {
+        uniqueKeys = keys
+        reindex()
+    }
+
+    /// The position of the row whose `key` columns hold `values`.
+    func position(unique key: [String], values: [JSONValue]) -> Int? {
+        uniques[Self.uniqueValue(key, values)]
+    }
+
+    mutating func append(_ row: PostgrestRow) {
+        begin()
+        index(row, at: rows.count)
+        rows.append(row)
+        ordinals.append(nextOrdinal)
+        nextOrdinal += 1
+        touch(row)
+        generation = Self.nextGeneration()
+    }
+
+    mutating func replace(at position: Int, with row: PostgrestRow) {
+        begin()
+        if case .incremental(let count, var replaced) = journal, position < count, replaced[position] == nil {
+            replaced[position] = rows[position]
+            journal = .incremental(count: count, replaced: replaced)
+        }
+        touch(rows[position])
+        unindex(rows[position], at: position)
+        rows[position] = row
+        index(row, at: position)
+        touch(row)
+        generation = Self.nextGeneration()
+    }
+
+    /// Removes the rows at `positions` (kept in order) and rebuilds the indexes.
+    mutating func remove(at removed: Set<Int>) {
+        guard !removed.isEmpty else { return }
+        begin()
+        if case .incremental = journal {
+            var before = self
+            before.rollback()
+            journal = .snapshot(rows: before.rows, ordinals: before.ordinals)
+        }
+        for position in removed { touch(rows[position]) }
+        let kept = rows.indices.filter { !removed.contains($0) }
+        rows = kept.map { rows[$0] }
+        ordinals = kept.map { ordinals[$0] }
+        reindex()
+        generation = Self.nextGeneration()
+    }
+
+    // MARK: Indexes
+
+    private mutating func begin() {
+        if case .none = journal { journal = .incremental(count: rows.count, replaced: [:]) }
+    }
+
+    private mutating func touch(_ row: PostgrestRow) {
+        if let id = row["id"]?.stringValue { touched.insert(id) }
+    }
+
+    private mutating func reindex() {
+        positions = [:]
+        uniques = [:]
+        positions.reserveCapacity(rows.count)
+        for (position, row) in rows.enumerated() { index(row, at: position) }
+    }
+
+    private mutating func index(_ row: PostgrestRow, at position: Int) {
+        if let id = row["id"]?.stringValue { positions[id] = position }
+        for key in uniqueKeys {
+            let values = key.map { row[$0] ?? .null }
+            // NULLs never collide in a unique index.
+            if values.contains(.null) { continue }
+            let value = Self.uniqueValue(key, values)
+            if uniques[value] == nil { uniques[value] = position }
+        }
+    }
+
+    private mutating func unindex(_ row: PostgrestRow, at position: Int) {
+        if let id = row["id"]?.stringValue, positions[id] == position { positions[id] = nil }
+        for key in uniqueKeys {
+            let value = Self.uniqueValue(key, key.map { row[$0] ?? .null })
+            if uniques[value] == position { uniques[value] = nil }
+        }
+    }
+
+    private static func uniqueValue(_ key: [String], _ values: [JSONValue]) -> String {
+        zip(key, values).map { "\($0)=\($1.serialized())" }.joined(separator: "\u{1F}")
+    }
+}
+
+extension PostgrestTable: StatePart {
+    var hasChanges: Bool { !touched.isEmpty }
+
+    func changes() -> [(key: String, ordinal: Int64, row: PostgrestRow?)] {
+        touched.map { id in (id, positions[id].map { ordinals[$0] } ?? 0, row(id: id)) }
+    }
+
+    mutating func commit() {
+        journal = .none
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    mutating func rollback() {
+        switch journal {
+        case .none: break
+        case .incremental(let count, let replaced):
+            for position in (count..<rows.count).reversed() { unindex(rows[position], at: position) }
+            rows.removeSubrange(count...)
+            ordinals.removeSubrange(count...)
+            for (position, row) in replaced {
+                unindex(rows[position], at: position)
+                rows[position] = row
+                index(row, at: position)
+            }
+        case .snapshot(let before, let beforeOrdinals):
+            rows = before
+            ordinals = beforeOrdinals
+            reindex()
+        }
+        commit()
+        generation = Self.nextGeneration()
+    }
+
+    func records() -> [(key: String, ordinal: Int64, row: PostgrestRow)] {
+        rows.indices.map { (rows[$0]["id"]?.stringValue ?? "\(ordinals[$0])", ordinals[$0], rows[$0]) }
+    }
+
+    mutating func merge(key: String, ordinal: Int64, row: PostgrestRow?) {
+        if let position = positions[key] {
+            if let row { replace(at: position, with: row) } else { remove(at: [position]) }
+        } else if let row {
+            append(row)
+            ordinals[ordinals.count - 1] = ordinal
+            nextOrdinal = Swift.max(nextOrdinal, ordinal + 1)
+        }
+    }
+
+    mutating func load(_ records: [(key: String, ordinal: Int64, row: PostgrestRow)]) {
+        let keys = uniqueKeys
+        self = PostgrestTable(rows: records.map(\.row), ordinals: records.map(\.ordinal))
+        indexUniqueKeys(keys)
+    }
+}
