@@ -39,6 +39,11 @@ public protocol MockBehaviour: Sendable {
     /// parameters): `nil` when it reads it, as the JSON and form media types are read by default.
     func unreadableBody(mediaType: String) -> UnreadableBody?
 
+    /// Endpoints the real server serves although the documents do not describe them (PostgREST answers every
+    /// verb on every table): routed after the specs' endpoints, authenticated, never validated against a
+    /// model, and never part of what `check`, the exports or `diff` describe. None by default.
+    var undocumentedEndpoints: [AnyEndpoint] { get }
+
     /// Whether a JSON array of the request model is a body too, each element judged as one body (PostgREST
     /// inserts every object of an array in one statement). `false` by default.
     var acceptsArrayBodies: Bool { get }
@@ -72,6 +77,8 @@ extension MockBehaviour {
     public var validationStatus: HTTPStatus { .badRequest }
 
     public var acceptsArrayBodies: Bool { false }
+
+    public var undocumentedEndpoints: [AnyEndpoint] { [] }
 
     public func normalize(_ request: inout MockRequest) {}
 

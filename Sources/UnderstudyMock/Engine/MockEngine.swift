@@ -13,6 +13,9 @@ public final class MockEngine: Sendable {
     public let behaviour: any MockBehaviour
     public let configuration: MockConfiguration
     private let routes: [Route]
+    /// What the real server serves beyond the documents (``MockBehaviour/undocumentedEndpoints``), matched when
+    /// no documented route does.
+    private let undocumented: [Route]
     /// The spec whose envelope answers requests that match no route.
     private let defaultSpec: APISpec
     private let faults: Mutex<FaultState>
@@ -31,13 +34,16 @@ public final class MockEngine: Sendable {
         let literalCount: Int
         /// `METHOD /path`, computed once.
         let id: String
+        /// Whether the spec describes the endpoint: an undocumented one is not validated against a model.
+        let isDocumented: Bool
 
-        init(spec: APISpec, endpoint: AnyEndpoint, segments: [PathTemplate.Segment], literalCount: Int) {
+        init(spec: APISpec, endpoint: AnyEndpoint, isDocumented: Bool = true) {
             self.spec = spec
             self.endpoint = endpoint
             self.id = endpoint.id
-            self.segments = segments
-            self.literalCount = literalCount
+            segments = endpoint.path.segments
+            literalCount = segments.filter { if case .literal = $0 { true } else { false } }.count
+            self.isDocumented = isDocumented
         }
     }
 
@@ -84,13 +90,10 @@ public final class MockEngine: Sendable {
         self.behaviour = behaviour
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
-        routes = behaviour.specs.flatMap { spec in
-            spec.endpoints.map { endpoint in
-                let segments = endpoint.path.segments
-                let literals = segments.filter { if case .literal = $0 { true } else { false } }.count
-                return Route(spec: spec, endpoint: endpoint, segments: segments, literalCount: literals)
-            }
-        }.sorted { $0.literalCount > $1.literalCount }
+        routes = behaviour.specs.flatMap { spec in spec.endpoints.map { Route(spec: spec, endpoint: $0) } }
+            .sorted { $0.literalCount > $1.literalCount }
+        undocumented = behaviour.undocumentedEndpoints.map { Route(spec: behaviour.specs[0], endpoint: $0, isDocumented: false) }
+            .sorted { $0.literalCount > $1.literalCount }
         let declared = behaviour.specs.flatMap(\.endpoints).flatMap(\.parameters).filter { $0.location == .header }
         keyedHeaders = Set(
             [
@@ -139,7 +142,9 @@ public final class MockEngine: Sendable {
         let spec = defaultSpec
         if raw.path.hasPrefix("/__understudy/") { return await admin(raw, spec: spec) }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
+        // Documented routes first, then what the server serves beyond its documents.
         let candidates = routes.filter { Self.matches($0.segments, segments) }
+            + undocumented.filter { Self.matches($0.segments, segments) }
         // HEAD is GET without the body (RFC 9110 §9.3.2), on every GET route.
         let isHeadOfGet = raw.method == "HEAD" && candidates.contains { $0.endpoint.method == .get }
         let method = isHeadOfGet ? .get : HTTPMethod(rawValue: raw.method)
@@ -235,8 +240,13 @@ public final class MockEngine: Sendable {
             case nil: break
             }
         }
-        try RequestValidation(route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies)
-            .validate(&request)
+        if route.isDocumented {
+            try RequestValidation(route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies)
+                .validate(&request)
+        } else {
+            // No model to judge it by: the behaviour checks the JSON it gets (`nil` when it does not parse).
+            request.json = request.body.isBlankJSON ? nil : try? JSONParser().parse(request.body)
+        }
 
         // An answer is kept for the exact request while the credential it was computed for lasts; one whose end
         // the behaviour does not know is computed anew each time.

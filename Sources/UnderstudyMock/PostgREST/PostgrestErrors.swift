@@ -60,6 +60,16 @@ enum PostgrestErrors {
     }
 
     /// 23505: a duplicate of a unique key.
+    /// PGRST204: a write names a column the table does not have.
+    static func unknownColumn(_ column: String, of table: String) -> MockError {
+        make(.badRequest, code: "PGRST204", "Could not find the '\(column)' column of '\(table)' in the schema cache")
+    }
+
+    /// 42P01: a table the schema does not have.
+    static func unknownTable(_ table: String) -> MockError {
+        make(.notFound, code: "42P01", "relation \"public.\(table)\" does not exist")
+    }
+
     static func duplicate(_ table: String, columns: [String], values: [String]) -> MockError {
         make(
             .conflict, code: "23505",

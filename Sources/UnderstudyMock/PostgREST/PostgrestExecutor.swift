@@ -207,7 +207,7 @@ final class PostgrestExecutor {
     ///   a parameter on an embed the select does not have, 22P02 / 42883 for a filter the types refuse.
     func plan(_ query: PostgrestQuery, table: String) throws(MockError) -> PostgrestNode {
         guard let info = catalog.table(table) else {
-            throw PostgrestErrors.make(.notFound, code: "42P01", "relation \"public.\(table)\" does not exist")
+            throw PostgrestErrors.unknownTable(table)
         }
         var covered: Set<PostgrestQuery.Path> = []
         let node = try plan(query.select, info: info, aliases: [[]], query: query, covered: &covered)

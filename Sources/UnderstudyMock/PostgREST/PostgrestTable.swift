@@ -61,6 +61,9 @@ struct PostgrestTable: Codable, Sendable {
     /// The row whose `id` is `id`.
     func row(id: String) -> PostgrestRow? { positions[id].map { rows[$0] } }
 
+    /// The position of the row whose `id` is `id`.
+    func position(id: String) -> Int? { positions[id] }
+
     /// Indexes the table's unique keys, so inserts find a duplicate without a scan.
     mutating func indexUniqueKeys(_ keys: [[String]]) {
         uniqueKeys = keys

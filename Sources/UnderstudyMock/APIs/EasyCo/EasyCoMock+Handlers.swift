@@ -46,17 +46,10 @@ extension EasyCoMock {
     /// `POST /rest/v1/<table>`: inserts the body's row after row-level security, foreign-key and unique-key
     /// checks; 201 with the rows (`return=representation`), a `Location` (`headers-only`) or nothing.
     func insert(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
-        let preferences = try PostgrestPreferences(request.header("prefer"))
-        let negotiation = try PostgrestNegotiation(request)
-        let query = try PostgrestQuery(request.query)
-        guard let info = catalog.table(table) else {
-            throw PostgrestErrors.make(.notFound, code: "42P01", "relation \"public.\(table)\" does not exist")
-        }
+        let (preferences, negotiation, query, info) = try writeRequest(table, request)
         let objects = try Self.insertedObjects(request.json, columns: query.columns)
         if let columns = query.columns, let unknown = columns.first(where: { info.column($0) == nil }) {
-            throw PostgrestErrors.make(
-                .badRequest, code: "PGRST204",
-                "Could not find the '\(unknown)' column of '\(table)' in the schema cache")
+            throw PostgrestErrors.unknownColumn(unknown, of: table)
         }
         let now = FixtureGenerator.isoDate(configuration.now(), fraction: false)
         return try await store.write { state in
@@ -103,6 +96,17 @@ extension EasyCoMock {
         }
     }
 
+    /// What every write reads first: its preferences, the representation it answers, its query, its table.
+    private func writeRequest(
+        _ table: String, _ request: MockRequest
+    ) throws(MockError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery, PostgrestTableInfo) {
+        let preferences = try PostgrestPreferences(request.header("prefer"))
+        let negotiation = try PostgrestNegotiation(request)
+        let query = try PostgrestQuery(request.query)
+        guard let info = catalog.table(table) else { throw PostgrestErrors.unknownTable(table) }
+        return (preferences, negotiation, query, info)
+    }
+
     /// The objects of an insert's body: one object, or every object of an array (none for `[]`).
     /// - Throws: PGRST102 for a body that is neither, or an array whose objects do not all have the same keys
     ///   (PostgREST allows that only with `columns=`, which supabase-js and supabase-swift send with arrays).
@@ -135,18 +139,9 @@ extension EasyCoMock {
         for (key, value) in object {
             if let columns, !columns.contains(key) { continue }
             guard let column = info.column(key) else {
-                throw PostgrestErrors.make(
-                    .badRequest, code: "PGRST204",
-                    "Could not find the '\(key)' column of '\(info.name)' in the schema cache")
+                throw PostgrestErrors.unknownColumn(key, of: info.name)
             }
-            if column.type == .uuid, let text = value.stringValue {
-                guard let uuid = PostgrestLiteral.canonicalUUID(text) else {
-                    throw PostgrestErrors.invalidInput(.uuid, text)
-                }
-                row[key] = .string(uuid)
-            } else {
-                row[key] = value
-            }
+            row[key] = try Self.stored(value, type: column.type)
         }
         if let missing = info.columns.first(where: { !$0.nullable && row[$0.name] == .null }) {
             throw PostgrestErrors.make(
@@ -164,6 +159,11 @@ extension EasyCoMock {
         guard executor.security(info.name, .insert, row: row) else {
             throw PostgrestErrors.rowSecurity(info.name, anonymous: caller.role == .anonymous)
         }
+        try checkReferences(row, info: info, state: state)
+    }
+
+    /// The foreign keys of a row (23503): to other tables, and to `auth.users`.
+    private func checkReferences(_ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState) throws(MockError) {
         for key in catalog.keys(from: info.name) {
             guard let id = row[key.column]?.stringValue else { continue }
             if state.tables[key.referencedTable]?.row(id: id) == nil {
@@ -214,6 +214,112 @@ extension EasyCoMock {
         return EasyCoSeed.uuid(&random)
     }
 
+    // MARK: Updates
+
+    /// `PATCH /rest/v1/<table>?filters`: sets the body's columns on the matching rows the caller may update (the
+    /// update policies' `USING`; others are left alone, as PostgreSQL skips them), each new row checked against
+    /// the same policies (`WITH CHECK`: 42501), the foreign keys (23503) and the unique keys (23505); 204, or 200
+    /// with the rows under `return=representation`. Not in the EasyCo document: PostgREST serves it on every
+    /// table (docs/references/api/tables_views.rst, "Update").
+    func update(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
+        let (preferences, negotiation, query, info) = try writeRequest(table, request)
+        guard case .object(let changes)? = request.json else {
+            throw PostgrestErrors.make(.badRequest, code: "PGRST102", "Empty or invalid json")
+        }
+        var values: PostgrestRow = [:]
+        for (key, value) in changes {
+            if let columns = query.columns, !columns.contains(key) { continue }
+            guard let column = info.column(key) else {
+                throw PostgrestErrors.unknownColumn(key, of: table)
+            }
+            if !column.nullable, value == .null {
+                throw PostgrestErrors.make(
+                    .badRequest, code: "23502",
+                    "null value in column \"\(key)\" of relation \"\(table)\" violates not-null constraint")
+            }
+            values[key] = try Self.stored(value, type: column.type)
+        }
+        // An empty body changes no row, as PostgREST plans it (no SET list, no statement that touches a row).
+        if info.column("updated_at") != nil, values["updated_at"] == nil, !values.isEmpty {
+            values["updated_at"] = .string(FixtureGenerator.isoDate(configuration.now(), fraction: false))
+        }
+        return try await store.write { state in
+            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+            let root = try executor.plan(query, table: table)
+            let positions = values.isEmpty
+                ? [] : try Self.targets(root, of: .update, in: state.tables[table], executor: executor)
+            try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
+            for position in positions {
+                guard var row = state.tables[table]?.rows[position] else { continue }
+                for (key, value) in values { row[key] = value }
+                guard executor.security(table, .update, row: row) else {
+                    throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
+                }
+                try checkReferences(row, info: info, state: state)
+                for key in info.facts.uniqueKeys + [["id"]] {
+                    let keyValues = key.map { row[$0] ?? .null }
+                    if keyValues.contains(.null) { continue }
+                    let other = key == ["id"]
+                        ? row["id"]?.stringValue.flatMap { state.tables[table]?.position(id: $0) }
+                        : state.tables[table]?.position(unique: key, values: keyValues)
+                    if let other, other != position {
+                        throw PostgrestErrors.duplicate(
+                            table, columns: key, values: keyValues.map { $0.stringValue ?? $0.serialized() })
+                    }
+                }
+                state.tables[table]?.replace(at: position, with: row)
+            }
+            let total = preferences.count != nil ? positions.count : nil
+            let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
+            guard preferences.returning == .representation else { return .empty(status: 204, headers: headers) }
+            let shaper = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+            let node = try shaper.plan(PostgrestQuery.shaping(query), table: table)
+            var body: [JSONValue] = []
+            for position in positions { body.append(.object(try shaper.shape(node, position))) }
+            return negotiation.response(body, status: 200, headers: headers)
+        }
+    }
+
+    /// The rows an UPDATE or DELETE changes: those the filters match and the operation's policies let the caller
+    /// change; with `limit`, the first in the required `order`.
+    static func targets(
+        _ root: PostgrestNode, of operation: RowPolicy.Operation, in rows: PostgrestTable?, executor: PostgrestExecutor
+    ) throws(MockError) -> [Int] {
+        let allowed = executor.security(root.table.name, operation)
+        var positions = (rows?.rows ?? []).indices.filter { position in
+            !executor.timeout.expired && allowed(position) && (root.predicate?(position) ?? true) == true
+        }
+        try executor.timeout.ensureInTime()
+        guard let limit = root.limit else { return positions }
+        guard !root.order.isEmpty else {
+            throw PostgrestErrors.make(
+                .badRequest, code: "PGRST109", "A 'limit' was applied without an explicit 'order'",
+                hint: "Apply an 'order' using unique column(s)")
+        }
+        positions = Array(executor.sorted(positions, by: root.order).dropFirst(root.offset).prefix(limit))
+        return positions
+    }
+
+    /// PostgREST's order after a write's rows are known: the singular check, then max-affected
+    /// (src/PostgREST/Query.hs); throwing undoes the write.
+    static func checkAffected(
+        _ count: Int, negotiation: PostgrestNegotiation, preferences: PostgrestPreferences
+    ) throws(MockError) {
+        try negotiation.check(rows: count)
+        if preferences.strict, let maximum = preferences.maxAffected, count > maximum {
+            throw PostgrestErrors.make(
+                .badRequest, code: "PGRST124", "Query result exceeds max-affected preference constraint",
+                details: "The query affects \(count) rows")
+        }
+    }
+
+    /// A body value as a column of `type` stores it: uuids canonical (lower-cased).
+    static func stored(_ value: JSONValue, type: PostgrestType) throws(MockError) -> JSONValue {
+        guard type == .uuid, let text = value.stringValue else { return value }
+        guard let uuid = PostgrestLiteral.canonicalUUID(text) else { throw PostgrestErrors.invalidInput(.uuid, text) }
+        return .string(uuid)
+    }
+
     // MARK: Deletes
 
     /// `DELETE /rest/v1/<table>?filters`: removes the matching rows the caller may delete; 204, or 200 with
@@ -225,26 +331,8 @@ extension EasyCoMock {
         return try await store.write { state in
             let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
             let root = try executor.plan(query, table: table)
-            let deletable = executor.security(table, .delete)
-            var positions = (state.tables[table]?.rows ?? []).indices.filter { position in
-                !executor.timeout.expired && deletable(position) && (root.predicate?(position) ?? true) == true
-            }
-            try executor.timeout.ensureInTime()
-            if let limit = root.limit {
-                guard !root.order.isEmpty else {
-                    throw PostgrestErrors.make(
-                        .badRequest, code: "PGRST109", "A 'limit' was applied without an explicit 'order'",
-                        hint: "Apply an 'order' using unique column(s)")
-                }
-                positions = Array(executor.sorted(positions, by: root.order).dropFirst(root.offset).prefix(limit))
-            }
-            // PostgREST's order: the singular check, then max-affected (src/PostgREST/Query.hs deleteQuery).
-            try negotiation.check(rows: positions.count)
-            if preferences.strict, let maximum = preferences.maxAffected, positions.count > maximum {
-                throw PostgrestErrors.make(
-                    .badRequest, code: "PGRST124", "Query result exceeds max-affected preference constraint",
-                    details: "The query affects \(positions.count) rows")
-            }
+            let positions = try Self.targets(root, of: .delete, in: state.tables[table], executor: executor)
+            try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
             var representation: [JSONValue] = []
             if preferences.returning == .representation {
                 for position in positions { representation.append(.object(try executor.shape(root, position))) }

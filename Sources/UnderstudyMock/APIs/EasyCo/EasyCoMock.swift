@@ -21,6 +21,18 @@ public struct EasyCoMock: MockBehaviour {
     public func synchronize() async throws { try await store.synchronize() }
     /// PostgREST inserts every object of a JSON array body.
     public var acceptsArrayBodies: Bool { true }
+    /// PostgREST serves every verb on every table and lets row-level security decide; the document describes
+    /// only the operations the app makes.
+    public var undocumentedEndpoints: [AnyEndpoint] { Self.everyVerb }
+
+    static let everyVerb: [AnyEndpoint] = PostgrestCatalog.easyCo.tables.keys.sorted().flatMap { table in
+        [HTTPMethod.get, .post, .patch, .delete].map { method in
+            AnyEndpoint(
+                Endpoint<JSONValue, JSONValue>(
+                    method, PathTemplate("/rest/v1/\(table)"), auth: .optional, body: .optional,
+                    summary: "PostgREST's \(method.rawValue) on \(table), which the document does not describe"))
+        }
+    }
 
     let store: StateStore<EasyCoState>
     let configuration: MockConfiguration
@@ -77,6 +89,7 @@ public struct EasyCoMock: MockBehaviour {
         switch request.method {
         case .get: return try read(table, request: request, caller: caller)
         case .post: return try await insert(table, request: request, caller: caller)
+        case .patch: return try await update(table, request: request, caller: caller)
         case .delete: return try await delete(table, request: request, caller: caller)
         default:
             throw PostgrestErrors.make(
