@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create throughput of the four stateful mocks as their state grows, in memory and with --state (SQLite).
+# Create throughput of the four stateful mocks as their state grows, in memory and with --state (SQLite), and
+# with --state postgres://… when UNDERSTUDY_TEST_POSTGRES names a server (scripts/test-postgres.sh start).
 # For each API: 10,000 + WINDOW creates at CONCURRENCY over loopback; prints creates/s over the WINDOW creates
 # after the 100th and after the 10,000th, their ratio (goal: >= 0.80), and the p50/p99 of a create.
 # Usage: scripts/bench-writes.sh [WINDOW] [CONCURRENCY]
@@ -28,9 +29,14 @@ PY
 
 printf "%-13s %-8s %14s %16s %7s %9s %9s\n" api state "creates/s @100" "creates/s @10k" ratio "p50 ms" "p99 ms"
 for api in fitness videgreniers easyco intra42; do
-    for state in memory sqlite; do
+    for state in memory sqlite ${UNDERSTUDY_TEST_POSTGRES:+postgres}; do
         args=(mock --api "$api" --port 18420)
         [ "$state" = sqlite ] && args+=(--state "$work/$api.sqlite")
+        if [ "$state" = postgres ]; then
+            psql "$UNDERSTUDY_TEST_POSTGRES" -q -c "DROP DATABASE IF EXISTS bench_$api WITH (FORCE)" \
+                -c "CREATE DATABASE bench_$api" > /dev/null
+            args+=(--state "${UNDERSTUDY_TEST_POSTGRES%/*}/bench_$api?sslmode=disable")
+        fi
         [ "$api" = easyco ] && args+=(--fixtures "$work/fixtures")
         "$bin/understudy" "${args[@]}" > "$work/mock.log" 2>&1 &
         mock_pid=$!
