@@ -46,5 +46,30 @@ dl = admin.table("favorites").delete().in_("property_id", [p["id"] for p in prop
 check("delete", len(dl.data) == len(props), len(dl.data))
 up = admin.table("favorites").upsert({"user_id": me, "property_id": props[0]["id"]}, on_conflict="user_id,property_id").execute()
 check("upsert", len(up.data) == 1, up.data)
+# Supabase Auth: sign in with the seeded password, read as that user, refresh, sign out, sign up.
+password = re.search(r"every seeded user's password is (\S+)", log).group(1)
+camille = re.search(r"default user: .* <(\S+)>", log).group(1)
+auth = create_client(url, anon)
+signed = auth.auth.sign_in_with_password({"email": camille, "password": password})
+check("auth sign in with password", signed.session is not None and signed.user.email == camille, signed.user.id)
+own = auth.table("favorites").select("user_id").execute()
+check("read as the signed-in user", len(own.data) > 0 and all(f["user_id"] == signed.user.id for f in own.data), len(own.data))
+check("auth get user", auth.auth.get_user().user.id == signed.user.id)
+refreshed = auth.auth.refresh_session()
+check("auth refresh session", refreshed.session.refresh_token != signed.session.refresh_token)
+try:
+    create_client(url, anon).auth.sign_in_with_password({"email": camille, "password": "wrong"})
+    check("auth wrong password refused", False)
+except Exception as error:
+    check("auth wrong password refused", "Invalid login credentials" in str(error), error)
+auth.auth.sign_out()
+try:
+    create_client(url, anon).auth._refresh_access_token(refreshed.session.refresh_token)
+    check("refresh token revoked by sign out", False)
+except Exception as error:
+    check("refresh token revoked by sign out", "Refresh Token Not Found" in str(error), error)
+newcomer = create_client(url, anon).auth.sign_up({"email": "newcomer@example.com", "password": "s3cret-pass"})
+check("auth sign up", newcomer.session is not None and newcomer.user.email == "newcomer@example.com")
+
 print(f"{sum(results)}/{len(results)} passed")
 sys.exit(0 if all(results) else 1)

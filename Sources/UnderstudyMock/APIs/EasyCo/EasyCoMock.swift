@@ -21,9 +21,9 @@ public struct EasyCoMock: MockBehaviour {
     public func synchronize() async throws { try await store.synchronize() }
     /// PostgREST inserts every object of a JSON array body.
     public var acceptsArrayBodies: Bool { true }
-    /// PostgREST serves every verb on every table and lets row-level security decide; the document describes
-    /// only the operations the app makes.
-    public var undocumentedEndpoints: [AnyEndpoint] { Self.everyVerb }
+    /// PostgREST serves every verb on every table and lets row-level security decide, and Supabase Auth signs
+    /// users in under `/auth/v1`; the document describes only the table operations the app makes.
+    public var undocumentedEndpoints: [AnyEndpoint] { Self.everyVerb + Self.goTrueEndpoints }
 
     static let everyVerb: [AnyEndpoint] = PostgrestCatalog.easyCo.tables.keys.sorted().flatMap { table in
         [HTTPMethod.get, .post, .patch, .delete].map { method in
@@ -84,6 +84,7 @@ public struct EasyCoMock: MockBehaviour {
     }
 
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
+        if request.path.hasPrefix("/auth/v1/") { return try await goTrue(request) }
         let table = String(request.path.split(separator: "/").last ?? "")
         let caller = Self.caller(of: request.principal)
         switch request.method {
@@ -136,6 +137,9 @@ public struct EasyCoMock: MockBehaviour {
             notes.append("access token for the default user (valid 24 h): \(token)")
         }
         notes.append(#"more tokens: POST /__understudy/token {"user": "<id or e-mail>"} (valid 1 h)"#)
+        notes.append(
+            "Supabase Auth under /auth/v1 (token, user, logout, signup): every seeded user's password is "
+                + Self.seededPassword)
         notes.append("seeded users: " + users.prefix(8).map { "\($0.email) \($0.id)" }.joined(separator: ", "))
         return notes
     }

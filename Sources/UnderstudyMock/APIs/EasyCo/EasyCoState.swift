@@ -6,6 +6,19 @@ struct EasyCoUser: Codable, Sendable, Hashable {
     var id: String
     var name: String
     var email: String
+    /// The password of a user who signed up; `nil` for seeded users (``EasyCoMock/seededPassword``).
+    var password: String?
+    /// When the user signed up (GoTrue's `created_at`); `nil` for seeded users.
+    var createdAt: String?
+}
+
+/// A sign-in of `/auth/v1`: its refresh token, until the user signs out or the token is exchanged.
+struct EasyCoAuthSession: StateRow, Hashable {
+    var refreshToken: String
+    var userID: String
+    var sessionID: String
+
+    var key: String { refreshToken }
 }
 
 /// The seeded accounts: `auth.users` and the user whose token is printed at start.
@@ -20,6 +33,8 @@ struct EasyCoState: StoredState, Encodable {
     var tables: [String: PostgrestTable]
     /// Rows inserted so far: new ids are derived from it, so they are the same on every run.
     var inserted: StateValue<Int>
+    /// The live sign-ins of `/auth/v1`, by refresh token.
+    var sessions = StateTable<EasyCoAuthSession>(groups: { ["user \($0.userID)"] })
 
     init(users: [EasyCoUser], defaultUser: String, tables: [String: PostgrestTable], insertions: Int) {
         accounts = StateValue(EasyCoAccounts(users: users, defaultUser: defaultUser))
@@ -30,6 +45,7 @@ struct EasyCoState: StoredState, Encodable {
     mutating func visit(_ visitor: inout StateVisitor) {
         visitor.visit("accounts", &accounts)
         visitor.visit("insertions", &inserted)
+        visitor.visit("auth sessions", &sessions)
         for name in tables.keys.sorted() { visitor.visitPart("table \(name)", &tables[name]!) }
     }
 
