@@ -27,13 +27,15 @@ public struct DatabaseTable: Sendable, Hashable {
     public let userColumns: [String]
     /// Array columns declared `text[]`; the other arrays are `jsonb`.
     public let textArrayColumns: Set<String>
+    /// Columns declared `numeric(precision, scale)`: values are rounded to the scale when written.
+    public let numericColumns: [String: NumericScale]
     /// Row-level security: a row is visible to, or changeable by, a user when one policy allows it.
     public let policies: [RowPolicy]
 
     public init(
         name: String, model: String, embeds: Set<String> = [], uniqueKeys: [[String]] = [],
         defaults: [String: JSONValue] = [:], references: [String: String] = [:], userColumns: [String] = [],
-        textArrayColumns: Set<String> = [], policies: [RowPolicy]
+        textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:], policies: [RowPolicy]
     ) {
         self.name = name
         self.model = model
@@ -43,7 +45,19 @@ public struct DatabaseTable: Sendable, Hashable {
         self.references = references
         self.userColumns = userColumns
         self.textArrayColumns = textArrayColumns
+        self.numericColumns = numericColumns
         self.policies = policies
+    }
+}
+
+/// The precision and scale of a `numeric(precision, scale)` column.
+public struct NumericScale: Sendable, Hashable {
+    public let precision: Int
+    public let scale: Int
+
+    public init(precision: Int, scale: Int) {
+        self.precision = precision
+        self.scale = scale
     }
 }
 

@@ -20,6 +20,7 @@ extension EasyCo {
                 "status": "draft",
             ],
             userColumns: ["owner_id"], textArrayColumns: ["images"],
+            numericColumns: ["monthly_rent": money, "charges": money, "deposit": money],
             policies: [
                 RowPolicy(Set(RowPolicy.Operation.allCases), .column("owner_id")),
                 RowPolicy([.select], .anyone(where: ["status": "published", "is_available": true])),
@@ -33,14 +34,14 @@ extension EasyCo {
             ]),
         Table(
             name: "transactions", model: "EasyCo.Transaction", references: ["property_id": "properties"],
-            userColumns: ["payer_id", "payee_id"],
+            userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
             policies: [
                 RowPolicy([.select, .insert], .column("payer_id")),
                 RowPolicy([.select], .column("payee_id")),
             ]),
         Table(
             name: "payment_schedules", model: "EasyCo.PaymentSchedule", references: ["property_id": "properties"],
-            userColumns: ["payer_id", "payee_id"],
+            userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
             policies: [
                 RowPolicy([.select, .insert, .delete], .column("payer_id")),
                 RowPolicy([.select], .column("payee_id")),
@@ -58,6 +59,10 @@ extension EasyCo {
             references: ["property_id": "properties"], userColumns: ["user_id"],
             policies: [RowPolicy([.select, .insert, .delete], .column("user_id"))]),
     ]
+
+    /// Money columns: `numeric(10,2)`. The document says "decimal" only; the scale is the one the PostgreSQL
+    /// database of issue 12's differential test declares (PostgreSQL stores 123.455 as 123.46 there).
+    private static let money = NumericScale(precision: 10, scale: 2)
 
     /// The owner (`properties.owner_id`) of the property a row belongs to.
     private static let propertyOwner = RowPolicy.Subject.referencedOwner(via: "property_id", ownerColumn: "owner_id")

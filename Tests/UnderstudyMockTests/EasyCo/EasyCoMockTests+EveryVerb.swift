@@ -34,9 +34,9 @@ extension EasyCoMockTests {
             "PATCH", "/rest/v1/properties?id=eq.\(id)", json: ["monthly_rent": 690, "status": "published"],
             token: session.service, headers: ["Prefer": "return=representation"])
         #expect(patched.status == 200)
-        #expect(patched.json?[0]?["monthly_rent"] == 690 && patched.json?[0]?["status"] == "published")
+        #expect(patched.json?[0]?["monthly_rent"]?.numberLiteral == "690.00" && patched.json?[0]?["status"] == "published")
         let stored = try #require(session.stored("properties").first { $0["id"] == .string(id) })
-        #expect(stored["monthly_rent"] == 690 && stored["title"] == "Studio de test")
+        #expect(stored["monthly_rent"]?.numberLiteral == "690.00" && stored["title"] == "Studio de test")
 
         // DELETE on a table the document only reads.
         let members = session.stored("property_members").count
@@ -108,5 +108,31 @@ extension EasyCoMockTests {
         let unordered = await session.send(
             "PATCH", "/rest/v1/favorites?limit=1", json: ["property_id": taken], token: session.service)
         #expect(Self.error(unordered).1 == "PGRST109")
+    }
+}
+
+extension EasyCoMockTests {
+    /// Money columns are `numeric(10,2)`: PostgreSQL rounds to the scale (half away from zero) and writes every
+    /// digit of it, reads a numeric string, and refuses what needs more than 8 integer digits (22003) or is no
+    /// number (22P02) — PostgreSQL's documentation, "Arbitrary Precision Numbers".
+    @Test func moneyIsStoredAsNumericTenTwo() async throws {
+        let session = try await session()
+        let id = try session.propertyID("T3 avec terrasse")
+        func rent(_ value: JSONValue) async -> (status: Int, json: JSONValue?, response: MockResponse) {
+            await session.send(
+                "PATCH", "/rest/v1/properties?id=eq.\(id)&select=monthly_rent", json: ["monthly_rent": value],
+                token: session.service, headers: ["Prefer": "return=representation"])
+        }
+        #expect(await rent(.number(JSONNumber(1234.455))).json?[0]?["monthly_rent"]?.numberLiteral == "1234.46")
+        #expect(await rent("990").json?[0]?["monthly_rent"]?.numberLiteral == "990.00")
+        #expect(await rent(.number(JSONNumber(0.004))).json?[0]?["monthly_rent"]?.numberLiteral == "0.00")
+        #expect(await rent(.number(JSONNumber(-12.345))).json?[0]?["monthly_rent"]?.numberLiteral == "-12.35")
+        #expect(await rent(.number(JSONNumber(99_999_999.994))).json?[0]?["monthly_rent"]?.numberLiteral == "99999999.99")
+        let overflow = await rent(.number(JSONNumber(99_999_999.995)))
+        #expect(overflow.status == 400 && overflow.json?["code"] == "22003")
+        let word = await rent("beaucoup")
+        #expect(Self.error(word) == (400, "22P02", #"invalid input syntax for type numeric: "beaucoup""#))
+        // The refused writes changed nothing.
+        #expect(session.stored("properties").first { $0["id"] == .string(id) }?["monthly_rent"]?.numberLiteral == "99999999.99")
     }
 }

@@ -141,7 +141,7 @@ extension EasyCoMock {
             guard let column = info.column(key) else {
                 throw PostgrestErrors.unknownColumn(key, of: info.name)
             }
-            row[key] = try Self.stored(value, type: column.type)
+            row[key] = try Self.stored(value, column: column, in: info)
         }
         if let missing = info.columns.first(where: { !$0.nullable && row[$0.name] == .null }) {
             throw PostgrestErrors.make(
@@ -237,7 +237,7 @@ extension EasyCoMock {
                     .badRequest, code: "23502",
                     "null value in column \"\(key)\" of relation \"\(table)\" violates not-null constraint")
             }
-            values[key] = try Self.stored(value, type: column.type)
+            values[key] = try Self.stored(value, column: column, in: info)
         }
         // An empty body changes no row, as PostgREST plans it (no SET list, no statement that touches a row).
         if info.column("updated_at") != nil, values["updated_at"] == nil, !values.isEmpty {
@@ -313,11 +313,21 @@ extension EasyCoMock {
         }
     }
 
-    /// A body value as a column of `type` stores it: uuids canonical (lower-cased).
-    static func stored(_ value: JSONValue, type: PostgrestType) throws(MockError) -> JSONValue {
-        guard type == .uuid, let text = value.stringValue else { return value }
-        guard let uuid = PostgrestLiteral.canonicalUUID(text) else { throw PostgrestErrors.invalidInput(.uuid, text) }
-        return .string(uuid)
+    /// A body value as its column stores it: uuids canonical (lower-cased), `numeric(p,s)` rounded to its scale.
+    static func stored(_ value: JSONValue, column: PostgrestColumn, in info: PostgrestTableInfo) throws(MockError) -> JSONValue {
+        if column.type == .uuid, let text = value.stringValue {
+            guard let uuid = PostgrestLiteral.canonicalUUID(text) else { throw PostgrestErrors.invalidInput(.uuid, text) }
+            return .string(uuid)
+        }
+        if let numeric = info.facts.numericColumns[column.name], value != .null {
+            // PostgreSQL reads a JSON string as numeric input too.
+            guard let literal = value.numberLiteral ?? value.stringValue, Decimal(string: literal) != nil else {
+                throw PostgrestErrors.invalidInput(.numeric, value.stringValue ?? value.serialized())
+            }
+            guard let stored = PostgrestNumeric.stored(literal, numeric) else { throw PostgrestNumeric.overflow(numeric) }
+            return .number(JSONNumber(uncheckedLiteral: stored))
+        }
+        return value
     }
 
     // MARK: Deletes

@@ -286,11 +286,9 @@ struct EasyCoSeed {
         guard let info = catalog.table(table) else { return values }
         var row: PostgrestRow = [:]
         for column in info.columns {
-            var value = values[column.name] ?? info.facts.defaults[column.name] ?? .null
-            if column.type == .uuid, let text = value.stringValue, let uuid = PostgrestLiteral.canonicalUUID(text) {
-                value = .string(uuid)
-            }
-            row[column.name] = value
+            let value = values[column.name] ?? info.facts.defaults[column.name] ?? .null
+            // Fixture rows are stored as PostgreSQL would store them; one it would refuse is kept as it is.
+            row[column.name] = (try? EasyCoMock.stored(value, column: column, in: info)) ?? value
         }
         return row
     }
