@@ -15,6 +15,8 @@ public final class MockEngine: Sendable {
     private let routes: [Route]
     /// The spec whose envelope answers requests that match no route.
     private let defaultSpec: APISpec
+    /// The path every route is served under (``APISpec/basePath``), empty for none.
+    private let basePath: String
     private let faults: Mutex<FaultState>
     /// Read on every request without taking the faults lock.
     private let hasFaults: Atomic<Bool>
@@ -84,6 +86,7 @@ public final class MockEngine: Sendable {
         self.behaviour = behaviour
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
+        basePath = defaultSpec.basePath
         routes = behaviour.specs.flatMap { spec in
             spec.endpoints.map { endpoint in
                 let segments = endpoint.path.segments
@@ -138,6 +141,11 @@ public final class MockEngine: Sendable {
     private func dispatch(_ raw: RawRequest) async -> MockResponse {
         let spec = defaultSpec
         if raw.path.hasPrefix("/__understudy/") { return await admin(raw, spec: spec) }
+        guard let raw = underBasePath(raw) else {
+            return behaviour.errorResponse(
+                MockError(.notFound, "no route for \(raw.method) \(raw.path): this API is served under \(basePath)"),
+                spec: spec)
+        }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
         let candidates = routes.filter { Self.matches($0.segments, segments) }
         // HEAD is GET without the body (RFC 9110 §9.3.2), on every GET route.
@@ -171,6 +179,17 @@ public final class MockEngine: Sendable {
         } catch {
             return behaviour.errorResponse(MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
         }
+    }
+
+    /// The request with the base path taken off its path; `nil` when it is not under the base path.
+    private func underBasePath(_ raw: RawRequest) -> RawRequest? {
+        guard !basePath.isEmpty else { return raw }
+        guard raw.path.hasPrefix(basePath) else { return nil }
+        let rest = raw.path.dropFirst(basePath.count)
+        guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        var stripped = raw
+        stripped.path = rest.isEmpty ? "/" : String(rest)
+        return stripped
     }
 
     /// The `Allow` value of a path: its methods, HEAD with GET, and OPTIONS; empty for an unknown path.
@@ -228,15 +247,19 @@ public final class MockEngine: Sendable {
         }
 
         // A body only counts with a media type the API reads; without a Content-Type it is read as JSON.
+        var validatesBody = true
         if endpoint.request != nil, !request.body.isBlankJSON, let contentType = request.header("content-type") {
             switch behaviour.unreadableBody(mediaType: MediaType.essence(contentType)) {
             case .refused(let error)?: throw error
             case .ignored?: request.body = Array("{}".utf8)
+            case .unvalidated?: validatesBody = false
             case nil: break
             }
         }
-        try RequestValidation(route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies)
-            .validate(&request)
+        try RequestValidation(
+            route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies, body: validatesBody
+        )
+        .validate(&request)
 
         // An answer is kept for the exact request while the credential it was computed for lasts; one whose end
         // the behaviour does not know is computed anew each time.
@@ -258,7 +281,7 @@ public final class MockEngine: Sendable {
     /// other mocks share the state, and once the credential the answer was computed for has expired.
     func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
         guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.load(ordering: .relaxed),
-            !behaviour.sharesState
+            !behaviour.sharesState, let raw = underBasePath(raw)
         else {
             return nil
         }
