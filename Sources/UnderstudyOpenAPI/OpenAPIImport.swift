@@ -144,9 +144,9 @@ private struct DocumentImport {
         var request: ModelReference?
         var body = BodyRequirement.none
         if let requestBody = operation["requestBody"].map(resolve) {
+            // A body only in other media types (XML, files) has no model: it is taken as it comes, never validated.
             request = model(requestBody["content"], fallback: "\(operationID) request")
-            // A body only in other media types (XML, files) is taken as it comes, never validated.
-            if request != nil { body = requestBody["required"] == .bool(true) ? .required : .optional }
+            body = requestBody["required"] == .bool(true) ? .required : .optional
         }
 
         var documented: [DocumentedResponse] = []

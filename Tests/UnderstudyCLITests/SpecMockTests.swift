@@ -203,6 +203,17 @@ struct SpecMockTests {
                 bogus.json == [
                     "code": 400, "message": #"query parameter tags: expected one of "cute", "fluffy", "loud", found "bogus""#,
                 ])
+            // A path value outside its schema names no pet: 404, which the operation documents, not an undocumented 400.
+            let hugeID = try await Self.send(
+                "GET", "\(pets)/pets/9223372036854775808", headers: ["Authorization": "Bearer \(FixtureMock.readyToken)"])
+            #expect(hugeID.status == 404)
+            #expect(hugeID.json?["message"] == "path parameter petId: 9223372036854775808 is out of range for a 64-bit integer")
+            // A required file upload is taken as it comes, but not left out.
+            let photo = "\(pets)/pets/2/photo"
+            let bearer = ["Authorization": "Bearer \(FixtureMock.readyToken)"]
+            #expect(try await Self.send("PUT", photo, headers: bearer).status == 400)
+            let upload = bearer.merging(["Content-Type": "image/png"]) { $1 }
+            #expect(try await Self.send("PUT", photo, headers: upload, body: Data("not even a PNG".utf8)).status == 204)
             let list = try await Self.send("GET", "\(pets)/pets")
             #expect(list.headers["x-total"] == String(list.json?.arrayValue?.count ?? -1))
             #expect(list.headers["link"]?.hasPrefix("</v1/pets?page=1>") == true)

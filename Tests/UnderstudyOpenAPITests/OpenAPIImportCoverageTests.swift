@@ -64,9 +64,9 @@ struct OpenAPIImportCoverageTests {
         let health = try #require(petstore.endpoint("GET /health"))
         #expect(health.responses[0].mediaType == "text/plain")
         #expect(health.response == nil)
-        // A body only in another media type is answered, never validated.
+        // A body only in another media type is required but never validated.
         let photo = try #require(petstore.endpoint("PUT /pets/{petId}/photo"))
-        #expect(photo.request == nil && photo.body == .none)
+        #expect(photo.request == nil && photo.body == .required)
 
         let inventory = try Self.document("inventory.json")
         #expect(inventory.endpoint("POST /items")?.errors == [401, 422])

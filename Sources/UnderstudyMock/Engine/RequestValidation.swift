@@ -64,12 +64,26 @@ struct RequestValidation {
     }
 
     private func refuse(_ findings: [(index: [String], Diagnostic)]) throws(MockError) {
-        let problems = findings.filter { $0.1.severity == .error }.map { index, finding in
+        let errors = findings.filter { $0.1.severity == .error }
+        let problems = errors.map { index, finding in
             RequestInspector.isWholeRequest(finding)
                 ? finding.message
                 : "\(Self.field(JSONPointer(tokens: index + finding.pointer.tokens))): \(finding.message)"
         }
-        if !problems.isEmpty { throw MockError(status, messages: problems) }
+        let pathOnly = errors.allSatisfy { $0.1.message.hasPrefix("\(Parameter.Location.path.rawValue) parameter ") }
+        if !problems.isEmpty { throw MockError(refusalStatus(pathOnly: pathOnly), messages: problems) }
+    }
+
+    /// The status of a refusal: the behaviour's, unless the endpoint's OpenAPI document declares responses and
+    /// not that one nor `default`. Then, as Prism negotiates, 422 or 400 where documented; and a request whose
+    /// only fault is a path value names no resource: 404 where documented.
+    private func refusalStatus(pathOnly: Bool) -> HTTPStatus {
+        let responses = route.endpoint.responses
+        let documented = Set(responses.compactMap(\.status))
+        guard !responses.isEmpty, !documented.contains(status.rawValue), !responses.contains(where: { $0.status == nil })
+        else { return status }
+        if let other = [422, 400].first(where: documented.contains) { return HTTPStatus(rawValue: other) }
+        return pathOnly && documented.contains(404) ? .notFound : status
     }
 
     /// The elements of a JSON body that is an array (not a form, not JSON that does not parse).
