@@ -210,7 +210,9 @@ private struct DocumentImport {
         for (name, header) in (json["headers"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             let header = resolve(header)
             headers.append(
-                Parameter(name, in: .header, parameterSchema(header["schema"] ?? [:]), required: header["required"] == .bool(true)))
+                Parameter(
+                    name, in: .header, parameterSchema(header["schema"] ?? [:]),
+                    required: header["required"] == .bool(true)))
         }
         guard let content = json["content"]?.objectValue, !content.isEmpty else {
             return DocumentedResponse(status: status, mediaType: nil, model: nil, headers: headers)
@@ -297,10 +299,10 @@ private struct DocumentImport {
 
     /// The JSON (or form) body of a content map: its schema and model name; `nil` when it has neither.
     private func model(_ content: JSONValue?, fallback: String) -> ModelReference? {
-        guard let content, let (_, json) = jsonMedia(content) ?? content["application/x-www-form-urlencoded"].map({ ("form", $0) })
+        guard let content,
+            let (_, media) = jsonMedia(content) ?? content["application/x-www-form-urlencoded"].map({ ("form", $0) }),
+            let schemaJSON = media["schema"]
         else { return nil }
-        let media = json
-        guard let schemaJSON = media["schema"] else { return nil }
         let schema = schema(schemaJSON)
         let name: String
         if let model = media[OpenAPIExtension.model]?.stringValue {

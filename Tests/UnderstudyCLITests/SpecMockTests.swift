@@ -52,7 +52,8 @@ struct SpecMockTests {
         return try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
                 guard let http = response as? HTTPURLResponse else {
-                    continuation.resume(throwing: error ?? MockBinaryTests.MockBinaryError("no response from \(method) \(url)"))
+                    continuation.resume(
+                        throwing: error ?? MockBinaryTests.MockBinaryError("no response from \(method) \(url)"))
                     return
                 }
                 var fields: [String: String] = [:]
@@ -95,7 +96,9 @@ struct SpecMockTests {
                 }
                 let url = base + endpoint.path.expand(path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
                 let answer = try await Self.send(endpoint.method.rawValue, url, headers: allHeaders, body: body)
-                #expect(answer.status == endpoint.success.rawValue, "\(endpoint.id): \(String(decoding: answer.body, as: UTF8.self))")
+                #expect(
+                    answer.status == endpoint.success.rawValue,
+                    "\(endpoint.id): \(String(decoding: answer.body, as: UTF8.self))")
                 let documented = try #require(endpoint.documentedResponse(for: answer.status))
                 #expect(answer.headers["content-type"] == documented.mediaType, "\(endpoint.id)")
                 guard let model = documented.model else {
@@ -136,7 +139,8 @@ struct SpecMockTests {
             #expect(undocumented.status == 500)
             #expect(
                 undocumented.json?["message"]
-                    == "Prefer: code=418: GET /pets/{petId} documents no 418 response and no default (it documents 200, 401, 404)")
+                    == "Prefer: code=418: GET /pets/{petId} documents no 418 response and no default (it documents 200, 401, 404)"
+            )
             let noSuchExample = try await pet(prefer: "example=parrot")
             #expect(noSuchExample.status == 500)
             #expect(
@@ -160,16 +164,20 @@ struct SpecMockTests {
             let missing = try await Self.send("GET", "\(pets)/pets/7")
             #expect(missing.status == 401)
             #expect(missing.headers["www-authenticate"] == "Bearer")
-            #expect(missing.json == ["code": 401, "message": "authentication required: send Authorization: Bearer <token>"])
+            #expect(
+                missing.json == ["code": 401, "message": "authentication required: send Authorization: Bearer <token>"])
             // The document says the bearer is a JWT: a token of another shape, or one whose exp has passed, is refused.
             let garbage = try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer not-a-jwt"])
             #expect(garbage.status == 401)
             let expired = FixtureMock.jwt(["sub": "someone", "exp": 1_000_000_000])
             let late = try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(expired)"])
             #expect(late.status == 401)
-            #expect(late.json?["message"] == "authentication required: the bearer token expired at 2001-09-09T01:46:40Z")
+            #expect(
+                late.json?["message"] == "authentication required: the bearer token expired at 2001-09-09T01:46:40Z")
             let anyJWT = FixtureMock.jwt(["sub": "someone else"])
-            #expect(try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(anyJWT)"]).status == 200)
+            #expect(
+                try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(anyJWT)"]).status
+                    == 200)
             // Public operations take no credential.
             #expect(try await Self.send("GET", "\(pets)/pets").status == 200)
 
@@ -201,13 +209,17 @@ struct SpecMockTests {
             #expect(bogus.status == 400)
             #expect(
                 bogus.json == [
-                    "code": 400, "message": #"query parameter tags: expected one of "cute", "fluffy", "loud", found "bogus""#,
+                    "code": 400,
+                    "message": #"query parameter tags: expected one of "cute", "fluffy", "loud", found "bogus""#,
                 ])
             // A path value outside its schema names no pet: 404, which the operation documents, not an undocumented 400.
             let hugeID = try await Self.send(
-                "GET", "\(pets)/pets/9223372036854775808", headers: ["Authorization": "Bearer \(FixtureMock.readyToken)"])
+                "GET", "\(pets)/pets/9223372036854775808",
+                headers: ["Authorization": "Bearer \(FixtureMock.readyToken)"])
             #expect(hugeID.status == 404)
-            #expect(hugeID.json?["message"] == "path parameter petId: 9223372036854775808 is out of range for a 64-bit integer")
+            #expect(
+                hugeID.json?["message"]
+                    == "path parameter petId: 9223372036854775808 is out of range for a 64-bit integer")
             // A required file upload is taken as it comes, but not left out.
             let photo = "\(pets)/pets/2/photo"
             let bearer = ["Authorization": "Bearer \(FixtureMock.readyToken)"]
@@ -233,7 +245,9 @@ struct SpecMockTests {
     @Test func checkAgainstTheMockFindsNoError() async throws {
         try await Self.withMock { urls in
             let pets = try #require(urls["petstore"])
-            let check = try Check.parse(["--spec", Self.petstore, "--base-url", pets, "--token", FixtureMock.readyToken])
+            let check = try Check.parse([
+                "--spec", Self.petstore, "--base-url", pets, "--token", FixtureMock.readyToken,
+            ])
             try await check.run()
             let items = try #require(urls["inventory"])
             let binary = try await CheckCLITests.run([
@@ -245,9 +259,13 @@ struct SpecMockTests {
     }
 
     @Test func specAndAPIOptionsParse() throws {
-        #expect(throws: (any Error).self) { try Check.parse(["--api", "fitness", "--spec", Self.petstore, "--base-url", "http://127.0.0.1:1"]) }
+        #expect(throws: (any Error).self) {
+            try Check.parse(["--api", "fitness", "--spec", Self.petstore, "--base-url", "http://127.0.0.1:1"])
+        }
         #expect(throws: (any Error).self) { try Check.parse(["--base-url", "http://127.0.0.1:1"]) }
-        #expect(throws: (any Error).self) { try Validate.parse(["--spec", Self.petstore, "--endpoint", "GET /nope", "x.json"]) }
+        #expect(throws: (any Error).self) {
+            try Validate.parse(["--spec", Self.petstore, "--endpoint", "GET /nope", "x.json"])
+        }
         #expect(try Mock.parse(["--spec", Self.petstore]).api == nil)
         let listed = List.render(try SpecFiles.specs(api: nil, documents: [Self.petstore]), format: .text)
         #expect(listed.hasSuffix("6 endpoints\n"))
@@ -259,7 +277,8 @@ struct SpecMockTests {
     @Test func validateAndGenerateReadADocument() throws {
         let spec = try Self.spec(Self.petstore)
         let good = Validate.check(
-            Array(#"{"id": 3, "name": "Rex", "kind": "dog"}"#.utf8), spec: spec, endpoint: "GET /pets/{petId}", status: nil)
+            Array(#"{"id": 3, "name": "Rex", "kind": "dog"}"#.utf8), spec: spec, endpoint: "GET /pets/{petId}",
+            status: nil)
         #expect(good.filter { $0.severity == .error }.isEmpty)
         let bad = Validate.check(Array(#"{"code": "x"}"#.utf8), spec: spec, endpoint: "GET /pets/{petId}", status: 404)
         #expect(bad.filter { $0.severity == .error }.map(\.summary).count == 2)
@@ -267,7 +286,11 @@ struct SpecMockTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let written = try Generate.write([spec], seed: 1, to: folder)
         #expect(written.count == 6)
-        let fixture = try JSONValue(parsing: Array(try Data(contentsOf: folder.appendingPathComponent("petstore/GET_pets_{petId}.json"))))
-        #expect(fixture["responses"]?["200"] == ["id": 2, "name": "Fluffy", "kind": "cat", "status": "available", "nickname": .null])
+        let fixture = try JSONValue(
+            parsing: Array(try Data(contentsOf: folder.appendingPathComponent("petstore/GET_pets_{petId}.json"))))
+        #expect(
+            fixture["responses"]?["200"] == [
+                "id": 2, "name": "Fluffy", "kind": "cat", "status": "available", "nickname": .null,
+            ])
     }
 }

@@ -43,7 +43,8 @@ package enum ErrorBody {
             case .integer(let constraints) where statusNames.contains(key):
                 let fits =
                     constraints.values.map { $0.contains(status.rawValue) }
-                    ?? ((constraints.minimum ?? .min) <= status.rawValue && status.rawValue <= (constraints.maximum ?? .max))
+                    ?? ((constraints.minimum ?? .min) <= status.rawValue
+                        && status.rawValue <= (constraints.maximum ?? .max))
                 candidate = fits ? .integer(status.rawValue) : nil
             default:
                 candidate = nil

@@ -10,7 +10,8 @@ extension FixtureMock {
     public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         // A built-in spec's protected endpoints take a bearer token.
         let alternatives =
-            endpoint.security.isEmpty && endpoint.auth != .none ? [[SecurityScheme.bearer(format: nil)]] : endpoint.security
+            endpoint.security.isEmpty && endpoint.auth != .none
+            ? [[SecurityScheme.bearer(format: nil)]] : endpoint.security
         var problems: [String] = []
         for alternative in alternatives where !alternative.isEmpty {
             switch presented(alternative, in: request) {
@@ -30,7 +31,8 @@ extension FixtureMock {
         let status = HTTPStatus.unauthorized
         let spec = specs[0]
         let body = endpoint.documentedResponse(for: status.rawValue)?.model.map {
-            ErrorBody.make($0.schema, definitions: spec.definitions, settings: spec.wire, status: status, messages: [message])
+            ErrorBody.make(
+                $0.schema, definitions: spec.definitions, settings: spec.wire, status: status, messages: [message])
         }
         // The challenges of the HTTP schemes asked for (RFC 9110 §11.6.1); an API key has none.
         let schemes = alternatives.joined()

@@ -31,7 +31,8 @@ public struct FixtureMock: MockBehaviour {
         // Invalid input is refused with the status the document uses for it (Prism prefers 422, then 400).
         let statuses = Set(spec.endpoints.flatMap(\.errors))
         validationStatus =
-            statuses.contains(.unprocessableEntity) && !statuses.contains(.badRequest) ? .unprocessableEntity : .badRequest
+            statuses.contains(.unprocessableEntity) && !statuses.contains(.badRequest)
+            ? .unprocessableEntity : .badRequest
     }
 
     public var stateVersion: UInt64 { 0 }
@@ -47,7 +48,9 @@ public struct FixtureMock: MockBehaviour {
 
     public func startupNotes() async -> [String] {
         let spec = specs[0]
-        var notes = ["\(spec.endpoints.count) operations of \(spec.title), answered from the document's examples and schemas"]
+        var notes = [
+            "\(spec.endpoints.count) operations of \(spec.title), answered from the document's examples and schemas"
+        ]
         let schemes = Set(spec.endpoints.flatMap { $0.security.flatMap { $0 } })
         if !schemes.isEmpty {
             notes.append("credentials: " + schemes.map(Self.hint).sorted().joined(separator: "; "))
@@ -77,12 +80,15 @@ public struct FixtureMock: MockBehaviour {
         let preference = Preference(request.header("prefer"))
         let responses = endpoint.documentedResponses(in: spec)
         let status = preference.code ?? endpoint.success.rawValue
-        guard let response = responses.first(where: { $0.status == status }) ?? responses.first(where: { $0.status == nil })
+        guard
+            let response = responses.first(where: { $0.status == status })
+                ?? responses.first(where: { $0.status == nil })
         else {
             let documented = responses.compactMap(\.status).map(String.init).joined(separator: ", ")
             throw MockError(
                 .internalServerError,
-                "Prefer: code=\(status): \(endpoint.id) documents no \(status) response and no default (it documents \(documented))")
+                "Prefer: code=\(status): \(endpoint.id) documents no \(status) response and no default (it documents \(documented))"
+            )
         }
         var random = SeededRandom(seed: seed).derived("\(spec.id) \(endpoint.id) \(status)")
         var headers: [(name: String, value: String)] = []
@@ -97,7 +103,8 @@ public struct FixtureMock: MockBehaviour {
         if status == endpoint.success.rawValue, case .json(let value) = body {
             headers += Self.paginationHeaders(endpoint.pagination, body: value, path: spec.basePath + request.path)
         }
-        headers += declaredHeaders(response, spec: spec, random: &random, taken: Set(headers.map { $0.name.lowercased() }))
+        headers += declaredHeaders(
+            response, spec: spec, random: &random, taken: Set(headers.map { $0.name.lowercased() }))
         switch body {
         case .json(let value): return MockResponse(status: status, headers: headers, body: value.serializedBytes())
         case .bytes(let bytes): return MockResponse(status: status, headers: headers, body: bytes)
@@ -133,7 +140,9 @@ public struct FixtureMock: MockBehaviour {
             }
             if let example { return Self.body(example.value, json: response.isJSON) }
         }
-        guard response.isJSON else { return .bytes(Array((response.mediaType?.hasPrefix("text/") == true ? "understudy" : "").utf8)) }
+        guard response.isJSON else {
+            return .bytes(Array((response.mediaType?.hasPrefix("text/") == true ? "understudy" : "").utf8))
+        }
         guard let model = response.model else { return .json(.object([:])) }
         if status >= 400 {
             let message = HTTPStatus.reason(HTTPStatus(rawValue: status))
@@ -160,15 +169,17 @@ public struct FixtureMock: MockBehaviour {
         _ response: DocumentedResponse, spec: APISpec, random: inout SeededRandom, taken: Set<String>
     ) -> [(name: String, value: String)] {
         var generator = FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.wire)
-        return response.headers.filter { !taken.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type" }
-            .map { header in
-                switch generator.value(for: header.schema, name: header.name) {
-                case .string(let text): (header.name, text)
-                case .number(let number): (header.name, number.literal)
-                case .bool(let bool): (header.name, String(bool))
-                case let value: (header.name, value.serialized())
-                }
+        return response.headers.filter {
+            !taken.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type"
+        }
+        .map { header in
+            switch generator.value(for: header.schema, name: header.name) {
+            case .string(let text): (header.name, text)
+            case .number(let number): (header.name, number.literal)
+            case .bool(let bool): (header.name, String(bool))
+            case let value: (header.name, value.serialized())
             }
+        }
     }
 
     /// The headers a paged list carries in the API's style, for one page holding every item of `body`.
@@ -200,7 +211,8 @@ struct Preference {
         for part in header.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " }) {
             let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
             guard pair.count == 2 else { continue }
-            let value = pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2
+            let value =
+                pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2
                 ? String(pair[1].dropFirst().dropLast()) : pair[1]
             switch pair[0].lowercased() {
             case "code": code = Int(value).flatMap { (100...599).contains($0) ? $0 : nil }
