@@ -17,7 +17,10 @@ struct Check: AsyncParsableCommand {
             """)
 
     @Option(help: "The API (fitness, achievements, apinest, videgreniers, easyco, intra42).")
-    var api: APISelection
+    var api: APISelection?
+
+    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to check the server against, instead of --api.")
+    var spec: String?
 
     @Option(help: "The server's base URL, e.g. https://staging.example.com.")
     var baseURL: String
@@ -107,20 +110,21 @@ struct Check: AsyncParsableCommand {
         guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard maxFindingsPerResponse > 0 else { throw ValidationError("--max-findings-per-response must be positive") }
-        _ = try appSpecs()
         guard api != .all else { throw ValidationError("--api must name one API (or apinest); each server has its own --base-url") }
+        let specs = try appSpecs()
         let hasSecret = clientSecret != nil || ProcessInfo.processInfo.environment["UNDERSTUDY_CLIENT_SECRET"] != nil
         guard clientId == nil || hasSecret else {
             throw ValidationError("--client-id needs --client-secret (or $UNDERSTUDY_CLIENT_SECRET)")
         }
         guard clientSecret == nil || clientId != nil else { throw ValidationError("--client-secret needs --client-id") }
         let credentials = try makeCredentials()
-        for spec in api.specs {
+        for spec in specs {
             if let problem = credentials.problem(for: spec) { throw ValidationError(problem) }
         }
         _ = try parameters()
-        for id in endpoint where !api.specs.contains(where: { $0.endpoint(id) != nil }) {
-            throw ValidationError("no endpoint \"\(id)\" in \(api.rawValue); see `understudy list --api \(api.rawValue)`")
+        let selection = api.map { "--api \($0.rawValue)" } ?? "--spec \(spec ?? "")"
+        for id in endpoint where !specs.contains(where: { $0.endpoint(id) != nil }) {
+            throw ValidationError("no endpoint \"\(id)\" in \(selection); see `understudy list \(selection)`")
         }
     }
 
@@ -161,7 +165,7 @@ struct Check: AsyncParsableCommand {
     /// The selected specs with the app decoder settings the team gave (`--config`, then the strategies).
     func appSpecs() throws -> [APISpec] {
         let file = try config.map(AppDecoderConfiguration.init(contentsOf:))
-        return try api.specs.map { spec in
+        return try SpecFiles.single(api: api, document: spec).map { spec in
             var settings = spec.app.decoder
             var origins: [String] = []
             if let file, let given = try file.settings(for: spec.id, default: settings) {

@@ -13,7 +13,14 @@ struct Generate: ParsableCommand {
             """)
 
     @Option(help: "The API (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
-    var api: APISelection
+    var api: APISelection?
+
+    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to write fixtures for, with --api's or alone. Repeatable.")
+    var spec: [String] = []
+
+    func validate() throws {
+        guard api != nil || !spec.isEmpty else { throw ValidationError("give --api NAME or --spec FILE") }
+    }
 
     @Option(help: "The seed of the generator.")
     var seed: UInt64 = 1
@@ -22,8 +29,9 @@ struct Generate: ParsableCommand {
     var out: String
 
     func run() throws {
+        let specs = try SpecFiles.specs(api: api, documents: spec)
         do {
-            let written = try Self.write(api.specs, seed: seed, to: URL(fileURLWithPath: out))
+            let written = try Self.write(specs, seed: seed, to: URL(fileURLWithPath: out))
             print("\(written.count) fixture files written to \(out)")
         } catch {
             FileHandle.standardError.write(Data("error: cannot write fixtures to \(out): \(error)\n".utf8))

@@ -7,14 +7,17 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List every endpoint: API, method, path, auth, request and response models.")
 
-    @Option(help: "The API to list (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
-    var api: APISelection = .all
+    @Option(help: "The API to list (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec.")
+    var api: APISelection?
+
+    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to list, with --api's or alone. Repeatable.")
+    var spec: [String] = []
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
     func run() throws {
-        print(Self.render(api.specs, format: format), terminator: "")
+        print(Self.render(try SpecFiles.specs(api: api, documents: spec), format: format), terminator: "")
     }
 
     /// The listing of `specs`, one line (or JSON object) per endpoint in inventory order.

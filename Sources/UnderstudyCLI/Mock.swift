@@ -12,8 +12,16 @@ struct Mock: AsyncParsableCommand {
             GET|PUT|DELETE /__understudy/faults {"rules": [...]}. Stops cleanly on SIGINT or SIGTERM.
             """)
 
-    @Option(help: "The API to serve (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
-    var api: String = "all"
+    @Option(
+        help: "The API to serve (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec.")
+    var api: String?
+
+    @Option(
+        help: """
+            Serve an OpenAPI 3.0 or 3.1 document (JSON or YAML) with a stateless fixture mock, on the port after the \
+            --api servers, under the base path of its first server URL. Repeatable.
+            """)
+    var spec: [String] = []
 
     @Option(help: "The address to bind.")
     var host: String = "127.0.0.1"
@@ -61,8 +69,8 @@ struct Mock: AsyncParsableCommand {
     var maxConnections: Int?
 
     func validate() throws {
-        guard MockLauncher.labels(for: api) != nil else {
-            throw ValidationError("unknown API \"\(api)\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all")
+        guard api.map({ MockLauncher.labels(for: $0) != nil }) ?? true else {
+            throw ValidationError("unknown API \"\(api ?? "")\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard jwtSecret.utf8.count >= 32 else { throw ValidationError("--jwt-secret must be at least 32 bytes long") }
@@ -83,6 +91,28 @@ struct Mock: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let signals = SignalWaiter()
+        let running: [MockLauncher.Running]
+        do {
+            running = try await start()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot start the mock: \(error)\n".utf8))
+            throw ExitStatus.toolFailure
+        }
+        // Written unbuffered: scripts wait for "Ready" in a redirected log.
+        FileHandle.standardOutput.write(Data(await Self.startupText(running).utf8))
+        let signal = await signals.next()
+        for entry in running { await entry.server.stop() }
+        FileHandle.standardError.write(Data("stopped on \(signal)\n".utf8))
+    }
+
+    /// Starts the servers this command names: the `--api` ones (all when neither `--api` nor `--spec` is given),
+    /// then one per `--spec` document.
+    /// - Throws: ``ExitStatus/toolFailure`` for an unreadable document, or what starting a server throws.
+    func start() async throws -> [MockLauncher.Running] {
+        let specs = try SpecFiles.load(spec)
         let configuration = MockConfiguration(
             seed: seed, stateFile: try state.map(Self.stateLocation),
             fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,
@@ -91,26 +121,19 @@ struct Mock: AsyncParsableCommand {
             idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             requestTimeout: .milliseconds(Int((requestTimeout * 1000).rounded())),
             maximumConnections: maxConnections ?? MockConfiguration.defaultMaximumConnections)
-        let signals = SignalWaiter()
-        let running: [MockLauncher.Running]
-        do {
-            running = try await MockLauncher(host: host, port: port, configuration: configuration).start(api)
-        } catch {
-            FileHandle.standardError.write(Data("error: cannot start the mock: \(error)\n".utf8))
-            throw ExitStatus.toolFailure
-        }
-        // Written unbuffered: scripts wait for "Ready" in a redirected log.
-        var output = Self.table(running)
+        return try await MockLauncher(host: host, port: port, configuration: configuration)
+            .start(api ?? (spec.isEmpty ? "all" : nil), specs: specs)
+    }
+
+    /// The table of base URLs, each behaviour's notes, and "Ready.".
+    static func startupText(_ running: [MockLauncher.Running]) async -> String {
+        var output = table(running)
         var noted: Set<String> = []
         for entry in running where noted.insert(entry.behaviour.name).inserted {
             output += "\n[\(entry.behaviour.name)]\n"
             for line in await entry.behaviour.startupNotes() { output += "  \(line)\n" }
         }
-        output += "\nReady. Press Ctrl-C to stop.\n"
-        FileHandle.standardOutput.write(Data(output.utf8))
-        let signal = await signals.next()
-        for entry in running { await entry.server.stop() }
-        FileHandle.standardError.write(Data("stopped on \(signal)\n".utf8))
+        return output + "\nReady. Press Ctrl-C to stop.\n"
     }
 
     /// A file path, or a `postgres://` URL.
@@ -129,7 +152,7 @@ struct Mock: AsyncParsableCommand {
         let width = max(3, running.map(\.label.count).max() ?? 0)
         var output = "API".padding(toLength: width, withPad: " ", startingAt: 0) + "  BASE URL\n"
         for entry in running {
-            output += entry.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(entry.server.baseURL.absoluteString)\n"
+            output += entry.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(entry.baseURL)\n"
         }
         return output
     }

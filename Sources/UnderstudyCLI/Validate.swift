@@ -13,7 +13,10 @@ struct Validate: ParsableCommand {
             """)
 
     @Option(help: "The API (fitness, achievements, videgreniers, easyco, intra42).")
-    var api: APISelection
+    var api: APISelection?
+
+    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) whose endpoint to validate against, instead of --api.")
+    var spec: String?
 
     @Option(help: "The endpoint, as `understudy list` shows it: \"GET /activities\".")
     var endpoint: String
@@ -31,10 +34,11 @@ struct Validate: ParsableCommand {
     var file: String
 
     func validate() throws {
-        guard api.specs.count == 1 else { throw ValidationError("--api must name one API, not \(api.rawValue)") }
-        guard api.specs[0].endpoint(endpoint) != nil else {
-            let known = api.specs[0].endpoints.map { "  \($0.id)" }.joined(separator: "\n")
-            throw ValidationError("no endpoint \"\(endpoint)\" in \(api.rawValue); known endpoints:\n\(known)")
+        let specs = try SpecFiles.single(api: api, document: spec)
+        guard specs.count == 1 else { throw ValidationError("--api must name one API, not \(api?.rawValue ?? "")") }
+        guard specs[0].endpoint(endpoint) != nil else {
+            let known = specs[0].endpoints.map { "  \($0.id)" }.joined(separator: "\n")
+            throw ValidationError("no endpoint \"\(endpoint)\" in \(specs[0].id); known endpoints:\n\(known)")
         }
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive") }
     }
@@ -47,7 +51,7 @@ struct Validate: ParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitStatus.toolFailure
         }
-        let result = Self.check(bytes, spec: api.specs[0], endpoint: endpoint, status: status)
+        let result = Self.check(bytes, spec: try SpecFiles.single(api: api, document: spec)[0], endpoint: endpoint, status: status)
         switch format {
         case .text: print(TerminalDiagnosticRenderer().render(result), terminator: "")
         case .json: print(JSONDiagnosticRenderer().render(result), terminator: "")
@@ -60,7 +64,9 @@ struct Validate: ParsableCommand {
         guard let endpoint = spec.endpoint(id) else { return [] }
         let status = status ?? endpoint.success.rawValue
         let model: ModelReference
-        if status == endpoint.success.rawValue, let response = endpoint.response {
+        if let declared = endpoint.documentedResponse(for: status), let response = declared.model {
+            model = response
+        } else if status == endpoint.success.rawValue, let response = endpoint.response {
             model = response
         } else if status >= 400 {
             model = spec.errorEnvelope.model

@@ -202,15 +202,26 @@ final class CheckSession: Sendable {
         body: JSONValue? = nil, authenticated: Bool = true
     ) -> OutgoingRequest {
         var url = options.baseURL + endpoint.path.expand(path)
-        if !query.isEmpty {
-            url += "?" + query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&")
-        }
         var fields: HeaderFields = ["Accept": "application/json"]
+        var query = query
         if let apiKey = options.credentials.apiKey, endpoint.parameters.contains(where: { $0.location == .header && $0.name == "apikey" }) {
             fields.add("apikey", apiKey)
         }
-        if authenticated, endpoint.auth != .none, let token {
+        if authenticated, let alternative = satisfiableSecurity(endpoint) {
+            for scheme in alternative {
+                switch scheme {
+                case .bearer: if let token { fields.add("Authorization", "Bearer \(token)") }
+                case .apiKey(let name, .header): if let apiKey = options.credentials.apiKey { fields.add(name, apiKey) }
+                case .apiKey(let name, .query): if let apiKey = options.credentials.apiKey { query.append((name, apiKey)) }
+                case .apiKey(let name, .cookie): if let apiKey = options.credentials.apiKey { fields.add("Cookie", "\(name)=\(apiKey)") }
+                case .basic: break
+                }
+            }
+        } else if authenticated, endpoint.security.isEmpty, endpoint.auth != .none, let token {
             fields.add("Authorization", "Bearer \(token)")
+        }
+        if !query.isEmpty {
+            url += "?" + query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&")
         }
         for field in options.credentials.headers { fields.set(field.name, field.value) }
         for field in headers { fields.set(field.name, field.value) }
@@ -267,7 +278,13 @@ final class CheckSession: Sendable {
         }
         switch endpoint.auth {
         case .required, .role:
-            guard token != nil else {
+            if !endpoint.security.isEmpty {
+                guard satisfiableSecurity(endpoint) != nil else {
+                    let needs = Set(endpoint.security.joined().map(Self.option)).sorted().joined(separator: " or ")
+                    skip(endpoint, because: "needs a credential: give \(needs)")
+                    return false
+                }
+            } else if token == nil {
                 skip(endpoint, because: "needs a credential: give --token\(signInHint)")
                 return false
             }
@@ -280,6 +297,29 @@ final class CheckSession: Sendable {
             return false
         }
         return true
+    }
+
+    /// The first of an imported endpoint's security alternatives the run has every credential of (`--token` for a
+    /// bearer, `--apikey` for an API key, `--header` with `Authorization` for basic); `nil` when none.
+    func satisfiableSecurity(_ endpoint: AnyEndpoint) -> [SecurityScheme]? {
+        endpoint.security.first { alternative in
+            !alternative.isEmpty
+                && alternative.allSatisfy { scheme in
+                    switch scheme {
+                    case .bearer: token != nil
+                    case .apiKey: options.credentials.apiKey != nil
+                    case .basic: options.credentials.headers.contains { $0.name.lowercased() == "authorization" }
+                    }
+                }
+        }
+    }
+
+    private static func option(_ scheme: SecurityScheme) -> String {
+        switch scheme {
+        case .bearer: "--token"
+        case .apiKey: "--apikey"
+        case .basic: "--header 'Authorization: Basic …'"
+        }
     }
 
     private var signInHint: String {
@@ -460,6 +500,8 @@ enum ParameterDiscovery {
         let keys = name == "id" ? ["id", "_id"] : [name]
         if let list = bodies.first(where: { $0.endpoint == listPath }), let item = firstItem(in: list.body) {
             for key in keys { if let value = scalar(item[key]) { return value } }
+            // `/pets/{petId}` under `/pets`: the item's own id.
+            if name.lowercased().hasSuffix("id"), let value = scalar(item["id"]) { return value }
         }
         guard let owner else { return nil }
         let singular = owner.hasSuffix("s") ? String(owner.dropLast()) : owner

@@ -46,8 +46,11 @@ public struct Credentials: Sendable {
                 return "--client-id/--client-secret need an API signed in with OAuth 2 client credentials; \(spec.id) is not"
             }
         }
-        if apiKey != nil, spec.auth != .supabase {
-            return "--apikey is for a Supabase API; \(spec.id) is not one"
+        let takesAPIKey = spec.endpoints.contains { endpoint in
+            endpoint.security.joined().contains { if case .apiKey = $0 { true } else { false } }
+        }
+        if apiKey != nil, spec.auth != .supabase, !takesAPIKey {
+            return "--apikey is for a Supabase API or a document with an apiKey security scheme; \(spec.id) is neither"
         }
         return nil
     }

@@ -76,7 +76,10 @@ public struct ResponseInspector: Sendable {
     func findings(for response: RecordedResponse, endpoint: AnyEndpoint, expecting expected: Set<HTTPStatus>?) -> [Diagnostic] {
         let status = HTTPStatus(rawValue: response.status)
         var findings: [Diagnostic] = []
-        let documented = Set([endpoint.success] + endpoint.errors + (endpoint.pagination == .range ? [.partialContent] : []))
+        let documented = Set(
+            [endpoint.success] + endpoint.errors + endpoint.responses.compactMap { $0.status.map { HTTPStatus(rawValue: $0) } }
+                + (endpoint.pagination == .range ? [.partialContent] : [])
+                + (endpoint.responses.contains { $0.status == nil } ? [status] : []))
         let isSuccess = status == endpoint.success || (status == .partialContent && endpoint.pagination == .range)
         switch response.status {
         case 300..<400:
@@ -112,8 +115,16 @@ public struct ResponseInspector: Sendable {
         }
         // Apps accept any 2xx as success and decode the success model from it.
         let model: ModelReference? =
-            (200..<300).contains(response.status)
-            ? endpoint.response : response.status >= 400 ? spec.errorEnvelope.model : nil
+            if let declared = endpoint.documentedResponse(for: response.status) {
+                declared.model
+            } else {
+                (200..<300).contains(response.status)
+                    ? endpoint.response : response.status >= 400 ? spec.errorEnvelope.model : nil
+            }
+        // A body in another media type (XML, text, a file) is the document's; it is not judged.
+        if let declared = endpoint.documentedResponse(for: response.status), declared.mediaType != nil, !declared.isJSON {
+            return findings
+        }
         if !findings.isEmpty, !response.body.isEmpty {
             // What the server said is the first thing to read when the status is wrong.
             let text = String(decoding: response.body.prefix(300), as: UTF8.self)

@@ -82,15 +82,18 @@ private struct DocumentImport {
             }
         }
         let errorModel = info[OpenAPIExtension.errorModel]?.stringValue
+        let envelopeSchema = envelope?.schema ?? errorModel.map { .ref($0) } ?? .any
         let errorEnvelope = ErrorEnvelope(
-            model: ModelReference(
-                name: errorModel ?? envelope?.name ?? "Error",
-                schema: envelope?.schema ?? errorModel.map { .ref($0) } ?? .any)
-        ) { status, messages in
-            ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
+            model: ModelReference(name: errorModel ?? envelope?.name ?? "Error", schema: envelopeSchema)
+        ) { [definitions] status, messages in
+            // The document's own error schema, with the status and the message where it has room for them.
+            guard envelopeSchema != .any else {
+                return ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
+            }
+            return ErrorBody.make(envelopeSchema, definitions: definitions, status: status, messages: messages)
         }
         let wire = DecoderSettings(canonical: info[OpenAPIExtension.wire] ?? info[OpenAPIExtension.legacyDecoder])
-        return APISpec(
+        var spec = APISpec(
             id: id, title: title, document: info[OpenAPIExtension.document]?.stringValue ?? "",
             auth: auth, wire: wire,
             app: info[OpenAPIExtension.app].map { AppContract(canonical: $0) } ?? AppContract(decoder: wire),
@@ -98,6 +101,26 @@ private struct DocumentImport {
             optionalKeys: info[OpenAPIExtension.optionalKeys]?.stringValue.flatMap(OptionalKeyStyle.init(rawValue:))
                 ?? .sometimesAbsent,
             definitions: definitions)
+        spec.basePath = basePath()
+        // A document's 404 says an operation may answer it, not that an unknown id does: `check` expects it of an
+        // unknown id with a warning. Understudy's own exports say what they mean.
+        return info[OpenAPIExtension.api] == nil ? spec.assuming([.notFound]) : spec
+    }
+
+    /// The path of `servers[0].url` (`https://api.example.com/v1` → `/v1`), server variables at their defaults;
+    /// empty for none.
+    private func basePath() -> String {
+        guard let server = document["servers"]?[0], var url = server["url"]?.stringValue else { return "" }
+        for (name, variable) in server["variables"]?.objectValue ?? [:] {
+            url = url.replacingOccurrences(of: "{\(name)}", with: variable["default"]?.stringValue ?? "")
+        }
+        if let scheme = url.range(of: "://") {
+            let rest = url[scheme.upperBound...]
+            url = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+        }
+        let path = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            .split(separator: "/").joined(separator: "/")
+        return path.isEmpty ? "" : "/" + path
     }
 
     // MARK: - Operations
@@ -114,57 +137,172 @@ private struct DocumentImport {
             parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
             parameters.append(parameter)
         }
+        // A path parameter the document forgot to describe is still a required string.
+        let declared = Set(parameters.filter { $0.location == .path }.map(\.name))
+        parameters += PathTemplate(path).parameterNames.filter { !declared.contains($0) }.map { Parameter.path($0) }
 
         var request: ModelReference?
         var body = BodyRequirement.none
         if let requestBody = operation["requestBody"].map(resolve) {
+            // A body only in other media types (XML, files) has no model: it is taken as it comes, never validated.
             request = model(requestBody["content"], fallback: "\(operationID) request")
             body = requestBody["required"] == .bool(true) ? .required : .optional
         }
 
-        let responses = (operation["responses"]?.objectValue ?? [:]).compactMap { key, value in
-            Int(key).map { ($0, resolve(value)) }
-        }.sorted { $0.0 < $1.0 }
-        let success = responses.first { (200..<300).contains($0.0) }
-        let errors = responses.filter { $0.0 >= 400 }
-        let response = success.flatMap { model($0.1["content"], fallback: "\(operationID) response") }
-        let envelope = errors.lazy.compactMap { self.model($0.1["content"], fallback: "Error") }.first
+        var documented: [DocumentedResponse] = []
+        for (key, value) in operation["responses"]?.objectValue ?? [:] {
+            guard let status = Self.status(key) else { continue }
+            documented.append(response(resolve(value), status: status, fallback: "\(operationID) \(key) response"))
+        }
+        documented.sort { ($0.status ?? 1000) < ($1.status ?? 1000) }
+        var success = documented.first { ($0.status ?? 0) >= 200 && ($0.status ?? 0) < 300 }
+        // No 2xx and no error but `default`: it is what the operation answers (`default: successful operation`).
+        if success == nil, !documented.contains(where: { ($0.status ?? 0) >= 400 }),
+            let index = documented.firstIndex(where: { $0.status == nil })
+        {
+            documented[index].status = 200
+            success = documented[index]
+        }
+        let errors = documented.compactMap(\.status).filter { $0 >= 400 }
+        let envelope =
+            documented.lazy.filter { ($0.status ?? 400) >= 400 && $0.status != success?.status }.compactMap(\.model)
+            .first
 
-        return (
-            AnyEndpoint(
-                method: method, path: PathTemplate(path), parameters: parameters,
-                auth: auth(operation), success: HTTPStatus(rawValue: success?.0 ?? 200),
-                errors: errors.map { HTTPStatus(rawValue: $0.0) }, body: body,
-                pagination: pagination(operation, headers: success?.1["headers"]),
-                summary: operation["summary"]?.stringValue ?? operation["description"]?.stringValue ?? "",
-                availability: availability(operation), request: request, response: response),
-            envelope
-        )
+        var examples = Examples()
+        for response in documented {
+            guard let status = response.status, response.isJSON,
+                let first = response.examples.first
+            else { continue }
+            examples.responses[status] = first.value.serialized()
+        }
+        if let first = operation["requestBody"].map(resolve)?["content"].flatMap(jsonMedia)?.1,
+            let example = self.examples(first).first
+        {
+            examples.request = example.value.serialized()
+        }
+
+        var endpoint = AnyEndpoint(
+            method: method, path: PathTemplate(path), parameters: parameters,
+            auth: auth(operation), success: HTTPStatus(rawValue: success?.status ?? 200),
+            errors: errors.map { HTTPStatus(rawValue: $0) }, body: body,
+            pagination: pagination(operation, headers: success?.headers.map(\.name) ?? []),
+            summary: operation["summary"]?.stringValue ?? operation["description"]?.stringValue ?? "",
+            availability: availability(operation), request: request, response: success?.model,
+            examples: examples)
+        endpoint.responses = documented
+        endpoint.security = security(operation)
+        return (endpoint, envelope)
+    }
+
+    /// `200`, `default` (`nil`), or a range such as `2XX` read as its first status.
+    private static func status(_ key: String) -> Int?? {
+        if key == "default" { return .some(nil) }
+        if let status = Int(key), (100...599).contains(status) { return status }
+        if key.count == 3, key.uppercased().hasSuffix("XX"), let digit = Int(key.prefix(1)), (1...5).contains(digit) {
+            return digit * 100
+        }
+        return nil
+    }
+
+    /// One response object: its body (JSON with a model, or another media type), examples and headers.
+    private func response(_ json: JSONValue, status: Int?, fallback: String) -> DocumentedResponse {
+        var headers: [Parameter] = []
+        for (name, header) in (json["headers"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let header = resolve(header)
+            headers.append(
+                Parameter(
+                    name, in: .header, parameterSchema(header["schema"] ?? [:]),
+                    required: header["required"] == .bool(true)))
+        }
+        guard let content = json["content"]?.objectValue, !content.isEmpty else {
+            return DocumentedResponse(status: status, mediaType: nil, model: nil, headers: headers)
+        }
+        if let (mediaType, media) = jsonMedia(json["content"]!) {
+            return DocumentedResponse(
+                status: status, mediaType: mediaType, model: model(json["content"], fallback: fallback),
+                examples: examples(media), headers: headers)
+        }
+        let mediaType = content.keys.sorted()[0]
+        return DocumentedResponse(
+            status: status, mediaType: mediaType, model: nil, examples: examples(content[mediaType] ?? [:]),
+            headers: headers)
+    }
+
+    /// A media type object's examples by name: `examples` (each resolved, its `value`), else `example` as
+    /// `default`, sorted by name (a parsed document keeps no order).
+    private func examples(_ media: JSONValue) -> [NamedExample] {
+        if let named = media["examples"]?.objectValue, !named.isEmpty {
+            return named.keys.sorted().compactMap { name in
+                resolve(named[name]!)["value"].map { NamedExample(name, $0) }
+            }
+        }
+        return media["example"].map { [NamedExample("default", $0)] } ?? []
+    }
+
+    /// The JSON media type of a content map (`application/json` first, then any `+json` or `json` type).
+    private func jsonMedia(_ content: JSONValue) -> (String, JSONValue)? {
+        guard let content = content.objectValue else { return nil }
+        let keys = content.keys.sorted()
+        guard let key = keys.first(where: { $0 == "application/json" }) ?? keys.first(where: { $0.contains("json") })
+        else { return nil }
+        return (key, content[key]!)
+    }
+
+    /// What an operation's `security` (or the document's) asks for: alternatives of credentials.
+    private func security(_ operation: JSONValue) -> [[SecurityScheme]] {
+        let requirements = (operation["security"] ?? document["security"])?.arrayValue ?? []
+        let schemes = document["components"]?["securitySchemes"]?.objectValue ?? [:]
+        return requirements.compactMap { requirement in
+            let names = (requirement.objectValue ?? [:]).keys.sorted()
+            let credentials = names.compactMap { name -> SecurityScheme? in
+                guard let scheme = schemes[name].map(resolve) else { return nil }
+                switch (scheme["type"]?.stringValue, scheme["scheme"]?.stringValue?.lowercased()) {
+                case ("http", "basic"): return .basic
+                case ("http", _), ("oauth2", _), ("openIdConnect", _):
+                    return .bearer(format: scheme["bearerFormat"]?.stringValue)
+                case ("apiKey", _):
+                    guard let key = scheme["name"]?.stringValue,
+                        let location = scheme["in"]?.stringValue.flatMap(SecurityScheme.APIKeyLocation.init)
+                    else { return nil }
+                    return .apiKey(name: key, location: location)
+                default: return nil
+                }
+            }
+            // A requirement naming only unknown schemes cannot be met: leave it out rather than let anyone in.
+            return credentials.isEmpty && !names.isEmpty ? nil : credentials
+        }
     }
 
     private func parameter(_ json: JSONValue) -> Parameter? {
         guard let name = json["name"]?.stringValue,
             let location = json["in"]?.stringValue.flatMap(Parameter.Location.init)
         else { return nil }
-        let schemaJSON = json["schema"] ?? [:]
+        let schemaJSON = resolve(json["schema"] ?? [:])
         var parameter = Parameter(
-            name, in: location, schema(schemaJSON), required: location == .path || json["required"] == .bool(true),
-            summary: json["description"]?.stringValue)
+            name, in: location, parameterSchema(schemaJSON),
+            required: location == .path || json["required"] == .bool(true), summary: json["description"]?.stringValue)
         parameter.defaultValue = schemaJSON["default"]
         parameter.meaning = json[OpenAPIExtension.meaning]?.stringValue.flatMap(QueryMeaning.init)
         return parameter
     }
 
-    /// The JSON body of a content map: its schema and model name.
+    /// A parameter's or header's schema with references inlined (its text is read by the schema's type: a
+    /// `$ref` to an integer is still an integer), array items included.
+    private func parameterSchema(_ json: JSONValue) -> Schema {
+        var json = resolve(json)
+        if let items = json["items"], case .object(var object) = json {
+            object["items"] = resolve(items)
+            json = .object(object)
+        }
+        return schema(json)
+    }
+
+    /// The JSON (or form) body of a content map: its schema and model name; `nil` when it has neither.
     private func model(_ content: JSONValue?, fallback: String) -> ModelReference? {
-        guard let content = content?.objectValue, !content.isEmpty else { return nil }
-        let key =
-            content.keys.sorted().first { $0 == "application/json" } ?? content.keys.sorted().first {
-                $0.contains("json")
-            }
-            ?? content.keys.sorted()[0]
-        let media = content[key] ?? [:]
-        guard let schemaJSON = media["schema"] else { return nil }
+        guard let content,
+            let (_, media) = jsonMedia(content) ?? content["application/x-www-form-urlencoded"].map({ ("form", $0) }),
+            let schemaJSON = media["schema"]
+        else { return nil }
         let schema = schema(schemaJSON)
         let name: String
         if let model = media[OpenAPIExtension.model]?.stringValue {
@@ -192,17 +330,19 @@ private struct DocumentImport {
             let tokenURL = flows.keys.sorted().lazy.compactMap { flows[$0]?["tokenUrl"]?.stringValue }.first
             return .oauth2(tokenPath: tokenURL ?? "/oauth/token")
         }
+        // Supabase's gateway reads an `apikey` header; a key of that name in the query is any API's key.
         let hasAPIKey = schemes.contains {
             $0["type"]?.stringValue == "apiKey" && $0["name"]?.stringValue?.lowercased() == "apikey"
+                && $0["in"]?.stringValue != "query"
         }
         return hasAPIKey ? .supabase : .bearerJWT
     }
 
-    private func pagination(_ operation: JSONValue, headers: JSONValue?) -> Pagination {
+    private func pagination(_ operation: JSONValue, headers: [String]) -> Pagination {
         if let text = operation[OpenAPIExtension.pagination]?.stringValue, let pagination = Self.pagination(text) {
             return pagination
         }
-        let names = Set((headers?.objectValue ?? [:]).keys.map { $0.lowercased() })
+        let names = Set(headers.map { $0.lowercased() })
         if names.contains("link") || names.contains("x-total") { return .linkHeader }
         if names.contains("content-range") { return .range }
         return .none
@@ -292,7 +432,7 @@ private struct DocumentImport {
             return wrap(nonNull.count == 1 ? schema(nonNull[0]) : .oneOf(nonNull.map(schema)))
         }
         if let parts = object["allOf"]?.arrayValue {
-            return wrap(merged(parts.map { schema($0) }))
+            return wrap(merged(parts))
         }
         if types.isEmpty && (object["properties"] != nil || object["additionalProperties"] != nil) {
             types = ["object"]
@@ -368,21 +508,35 @@ private struct DocumentImport {
                 additionalProperties: additional == .bool(false) ? .forbidden : .allowed))
     }
 
-    /// `allOf`: the properties of every object part together; anything else is "any value".
-    private func merged(_ parts: [Schema]) -> Schema {
-        if parts.count == 1 { return parts[0] }
+    /// `allOf`: the properties of every object part together, a part's `required` applying to the others'
+    /// properties too; parts that only describe (`description`, `nullable`) add nothing; a part that is not an
+    /// object makes the whole "any value".
+    private func merged(_ parts: [JSONValue]) -> Schema {
+        if parts.count == 1 { return schema(parts[0]) }
         var properties: [Property] = []
+        var required: Set<String> = []
         for part in parts {
-            var current = part
+            required.formUnion((resolve(part)["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+            var current = schema(part)
             var seen: Set<String> = []
             while case .ref(let name) = current, seen.insert(name).inserted {
                 let key = modelNames.first { $0.value == name }?.key ?? name
                 current = schema(document["components"]?["schemas"]?[key] ?? [:])
             }
-            guard case .object(let object) = current else { return .any }
-            properties += object.properties.filter { property in !properties.contains { $0.name == property.name } }
+            switch current {
+            case .object(let object):
+                properties += object.properties.filter { property in !properties.contains { $0.name == property.name } }
+            case .any: continue
+            default: return .any
+            }
         }
-        return .object(ObjectSchema(properties: properties))
+        return .object(
+            ObjectSchema(
+                properties: properties.map { property in
+                    var property = property
+                    if required.contains(property.name) { property.required = true }
+                    return property
+                }))
     }
 
     private static func isNull(_ schema: JSONValue) -> Bool {

@@ -105,6 +105,11 @@ struct NegativeProbes {
         // Supabase turns a request without a JWT into the anon role, which row security answers (often with
         // no rows): refusing it is not part of the contract there.
         if spec.auth != .supabase { variants.insert(("a request without a token", nil), at: 0) }
+        // A document's bearer says nothing of which tokens are valid unless it says they are JWTs (whose shape and
+        // `exp` are then the contract); an API key is refused when absent only.
+        if !endpoint.security.isEmpty, !endpoint.security.joined().allSatisfy(\.isJWTBearer) {
+            variants = [("a request without a credential", nil)]
+        }
         let challenge = Self.challenge(for: spec.auth)
         return variants.map { variant in
             var unauthenticated = session.request(endpoint, path: path, query: query, authenticated: false)

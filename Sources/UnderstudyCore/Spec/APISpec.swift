@@ -48,6 +48,9 @@ public struct APISpec: Sendable {
     public internal(set) var database: [DatabaseTable] = []
     /// How `check --login email:password` signs in (see ``signingIn(_:)``), when the API has such a login.
     public internal(set) var login: LoginDeclaration?
+    /// The path every endpoint is served under (`/v1` from an OpenAPI document's `servers[0].url`), empty for
+    /// none. Endpoint paths do not include it: a base URL given to `check` does.
+    public package(set) var basePath = ""
 
     /// Creates a spec, inferring the schema of every model with the wire settings.
     /// - Parameters:
@@ -284,6 +287,13 @@ public struct AnyEndpoint: Sendable {
     public private(set) var request: ModelReference?
     /// The response body model, or `nil` when the response has no body.
     public private(set) var response: ModelReference?
+    /// Every response an imported OpenAPI document declares (statuses, `default`, media types, named
+    /// examples, headers); empty for built-in specs (see ``documentedResponses(in:)``).
+    public package(set) var responses: [DocumentedResponse] = []
+    /// The credentials an imported OpenAPI document's `security` asks for: alternatives, each a set sent
+    /// together; an empty alternative lets anonymous requests in. Empty for built-in specs, whose
+    /// ``APISpec/auth`` says it.
+    public package(set) var security: [[SecurityScheme]] = []
 
     /// Erases an endpoint's types.
     public init<Request, Response>(_ endpoint: Endpoint<Request, Response>) {
@@ -306,7 +316,8 @@ public struct AnyEndpoint: Sendable {
     package init(
         method: HTTPMethod, path: PathTemplate, parameters: [Parameter], auth: Auth, success: HTTPStatus,
         errors: [HTTPStatus], body: BodyRequirement, pagination: Pagination, summary: String,
-        availability: Availability, request: ModelReference?, response: ModelReference?
+        availability: Availability, request: ModelReference?, response: ModelReference?,
+        examples: Examples = Examples()
     ) {
         self.method = method
         self.path = path
@@ -318,7 +329,7 @@ public struct AnyEndpoint: Sendable {
         self.pagination = pagination
         self.summary = summary
         self.availability = availability
-        self.examples = Examples()
+        self.examples = examples
         self.request = request
         self.response = response
     }

@@ -66,7 +66,16 @@ public struct RequestInspector: Sendable {
                         expected: finding.expected, found: finding.found))
             }
         }
-        guard let model = endpoint.request else { return Inspection(findings: findings, body: nil) }
+        guard let model = endpoint.request else {
+            // A required body in a media type that is taken as it comes (an imported document's file upload).
+            if endpoint.body == .required, body.isEmpty {
+                findings.append(
+                    Diagnostic(
+                        .error, rule: .requestBodyMissing, message: "the request body is required",
+                        expected: "a body", found: "an empty body"))
+            }
+            return Inspection(findings: findings, body: nil)
+        }
         let (bodyFindings, parsed) = inspectBody(body, contentType: contentType, model: model, validator: validator)
         return Inspection(findings: findings + bodyFindings, body: parsed)
     }

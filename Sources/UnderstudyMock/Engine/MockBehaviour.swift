@@ -94,6 +94,8 @@ public enum UnreadableBody: Sendable {
     case ignored
     /// The request is refused with this error.
     case refused(MockError)
+    /// The body is taken as it comes and not validated (a mock of a document that declares XML or files).
+    case unvalidated
 }
 
 /// Request media types.

@@ -18,6 +18,8 @@ public final class MockEngine: Sendable {
     private let undocumented: [Route]
     /// The spec whose envelope answers requests that match no route.
     private let defaultSpec: APISpec
+    /// The path every route is served under (``APISpec/basePath``), empty for none.
+    private let basePath: String
     private let faults: Mutex<FaultState>
     /// Read on every request without taking the faults lock.
     private let hasFaults: Atomic<Bool>
@@ -90,6 +92,7 @@ public final class MockEngine: Sendable {
         self.behaviour = behaviour
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
+        basePath = defaultSpec.basePath
         routes = behaviour.specs.flatMap { spec in spec.endpoints.map { Route(spec: spec, endpoint: $0) } }
             .sorted { $0.literalCount > $1.literalCount }
         undocumented = behaviour.undocumentedEndpoints.map { Route(spec: behaviour.specs[0], endpoint: $0, isDocumented: false) }
@@ -141,6 +144,11 @@ public final class MockEngine: Sendable {
     private func dispatch(_ raw: RawRequest) async -> MockResponse {
         let spec = defaultSpec
         if raw.path.hasPrefix("/__understudy/") { return await admin(raw, spec: spec) }
+        guard let raw = underBasePath(raw) else {
+            return behaviour.errorResponse(
+                MockError(.notFound, "no route for \(raw.method) \(raw.path): this API is served under \(basePath)"),
+                spec: spec)
+        }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
         // Documented routes first, then what the server serves beyond its documents.
         let candidates = routes.filter { Self.matches($0.segments, segments) }
@@ -176,6 +184,17 @@ public final class MockEngine: Sendable {
         } catch {
             return behaviour.errorResponse(MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
         }
+    }
+
+    /// The request with the base path taken off its path; `nil` when it is not under the base path.
+    private func underBasePath(_ raw: RawRequest) -> RawRequest? {
+        guard !basePath.isEmpty else { return raw }
+        guard raw.path.hasPrefix(basePath) else { return nil }
+        let rest = raw.path.dropFirst(basePath.count)
+        guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        var stripped = raw
+        stripped.path = rest.isEmpty ? "/" : String(rest)
+        return stripped
     }
 
     /// The `Allow` value of a path: its methods, HEAD with GET, and OPTIONS; empty for an unknown path.
@@ -233,16 +252,20 @@ public final class MockEngine: Sendable {
         }
 
         // A body only counts with a media type the API reads; without a Content-Type it is read as JSON.
+        var validatesBody = true
         if endpoint.request != nil, !request.body.isBlankJSON, let contentType = request.header("content-type") {
             switch behaviour.unreadableBody(mediaType: MediaType.essence(contentType)) {
             case .refused(let error)?: throw error
             case .ignored?: request.body = Array("{}".utf8)
+            case .unvalidated?: validatesBody = false
             case nil: break
             }
         }
         if route.isDocumented {
-            try RequestValidation(route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies)
-                .validate(&request)
+            try RequestValidation(
+                route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies, body: validatesBody
+            )
+            .validate(&request)
         } else {
             // No model to judge it by: the behaviour checks the JSON it gets (`nil` when it does not parse).
             request.json = request.body.isBlankJSON ? nil : try? JSONParser().parse(request.body)
@@ -268,7 +291,7 @@ public final class MockEngine: Sendable {
     /// other mocks share the state, and once the credential the answer was computed for has expired.
     func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
         guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.load(ordering: .relaxed),
-            !behaviour.sharesState
+            !behaviour.sharesState, let raw = underBasePath(raw)
         else {
             return nil
         }

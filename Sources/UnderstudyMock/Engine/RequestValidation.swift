@@ -9,8 +9,14 @@ struct RequestValidation {
     let route: MockEngine.Route
     let status: HTTPStatus
     var arrays = false
+    /// Whether the body is judged; `false` for a media type taken as it comes (only parameters are).
+    var body = true
 
     func validate(_ request: inout MockRequest) throws(MockError) {
+        guard body else {
+            try refuse(inspect(request, body: []).findings.filter(Self.isParameterFinding).map { ([], $0) })
+            return
+        }
         if arrays, let elements = Self.arrayElements(request) {
             try validate(&request, elements: elements)
             return
@@ -20,13 +26,22 @@ struct RequestValidation {
         request.json = inspection.body
     }
 
+    private static func isArray(_ schema: Schema) -> Bool {
+        if case .array = schema.nonNull { return true }
+        return false
+    }
+
+    private static func isParameterFinding(_ finding: Diagnostic) -> Bool {
+        finding.rule.rawValue.hasPrefix("request.parameter")
+    }
+
     /// Each element of an array body as a body of its own; the parameters once.
     private func validate(_ request: inout MockRequest, elements: [JSONValue]) throws(MockError) {
         var findings: [(index: [String], Diagnostic)] = inspect(request, body: []).findings
             .filter { $0.rule != .requestBodyMissing }.map { ([], $0) }
         for (index, element) in elements.enumerated() {
             let inspection = inspect(request, body: element.serializedBytes())
-            findings += inspection.findings.filter { !$0.rule.rawValue.hasPrefix("request.parameter") }
+            findings += inspection.findings.filter { !Self.isParameterFinding($0) }
                 .map { ([String(index)], $0) }
         }
         try refuse(findings)
@@ -39,19 +54,36 @@ struct RequestValidation {
         ) { parameter in
             switch parameter.location {
             case .path: request.pathParameters[parameter.name]
-            case .query: request.query[parameter.name]
+            case .query:
+                // An array sent form-style, one pair per element (`tags=a&tags=b`), reads as `a,b`.
+                Self.isArray(parameter.schema) && request.query.all(parameter.name).count > 1
+                    ? request.query.all(parameter.name).joined(separator: ",") : request.query[parameter.name]
             case .header: request.header(parameter.name)
             }
         }
     }
 
     private func refuse(_ findings: [(index: [String], Diagnostic)]) throws(MockError) {
-        let problems = findings.filter { $0.1.severity == .error }.map { index, finding in
+        let errors = findings.filter { $0.1.severity == .error }
+        let problems = errors.map { index, finding in
             RequestInspector.isWholeRequest(finding)
                 ? finding.message
                 : "\(Self.field(JSONPointer(tokens: index + finding.pointer.tokens))): \(finding.message)"
         }
-        if !problems.isEmpty { throw MockError(status, messages: problems) }
+        let pathOnly = errors.allSatisfy { $0.1.message.hasPrefix("\(Parameter.Location.path.rawValue) parameter ") }
+        if !problems.isEmpty { throw MockError(refusalStatus(pathOnly: pathOnly), messages: problems) }
+    }
+
+    /// The status of a refusal: the behaviour's, unless the endpoint's OpenAPI document declares responses and
+    /// not that one nor `default`. Then, as Prism negotiates, 422 or 400 where documented; and a request whose
+    /// only fault is a path value names no resource: 404 where documented.
+    private func refusalStatus(pathOnly: Bool) -> HTTPStatus {
+        let responses = route.endpoint.responses
+        let documented = Set(responses.compactMap(\.status))
+        guard !responses.isEmpty, !documented.contains(status.rawValue), !responses.contains(where: { $0.status == nil })
+        else { return status }
+        if let other = [422, 400].first(where: documented.contains) { return HTTPStatus(rawValue: other) }
+        return pathOnly && documented.contains(404) ? .notFound : status
     }
 
     /// The elements of a JSON body that is an array (not a form, not JSON that does not parse).

@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyCore
 
 /// Starts the mocks an `--api` selector names, each on its own port, as `understudy mock` does.
 ///
@@ -11,6 +12,9 @@ public struct MockLauncher: Sendable {
         public let label: String
         public let server: MockServer
         public let behaviour: any MockBehaviour
+
+        /// The server's URL with the API's base path (`http://127.0.0.1:4015/v1`): what clients are given.
+        public var baseURL: String { server.baseURL.absoluteString + (behaviour.specs.first?.basePath ?? "") }
     }
 
     public let host: String
@@ -33,11 +37,17 @@ public struct MockLauncher: Sendable {
         }
     }
 
-    /// Starts every server of `selector`; on failure the ones already started are stopped.
+    /// Starts every server of `selector`, then one ``FixtureMock`` per spec in `specs` (imported OpenAPI documents),
+    /// each on the next port; on failure the ones already started are stopped.
+    /// - Parameter selector: the built-in APIs (`all`, `fitness`, ...), or `nil` for none.
     /// - Throws: ``MockServerError`` for an unknown selector, or what starting a server throws.
-    public func start(_ selector: String) async throws -> [Running] {
-        guard let labels = Self.labels(for: selector) else {
-            throw MockServerError(description: "unknown API \"\(selector)\"")
+    public func start(_ selector: String?, specs: [APISpec] = []) async throws -> [Running] {
+        var labels: [String] = []
+        if let selector {
+            guard let named = Self.labels(for: selector) else {
+                throw MockServerError(description: "unknown API \"\(selector)\"")
+            }
+            labels = named
         }
         // One budget of connections for the whole process: they all draw on its file descriptors.
         let budget = ConnectionBudget(maximum: configuration.maximumConnections)
@@ -57,6 +67,13 @@ public struct MockLauncher: Sendable {
                     behaviour, host: host, port: port == 0 ? 0 : port + index, configuration: configuration,
                     budget: budget)
                 running.append(Running(label: label, server: server, behaviour: behaviour))
+            }
+            for spec in specs {
+                let behaviour = FixtureMock(spec: spec, configuration: configuration)
+                let server = try await MockServer.start(
+                    behaviour, host: host, port: port == 0 ? 0 : port + running.count, configuration: configuration,
+                    budget: budget)
+                running.append(Running(label: spec.id, server: server, behaviour: behaviour))
             }
         } catch {
             for entry in running { await entry.server.stop() }

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import UnderstudyCore
+import UnderstudyOpenAPI
+
+/// `--spec FILE`: a user's OpenAPI 3.0 or 3.1 document (JSON or YAML) as a spec, named after the file
+/// (`petstore.yaml` → `petstore`).
+enum SpecFiles {
+    /// Reads each document.
+    /// - Throws: ``ExitStatus/toolFailure`` (exit 2) after saying why, when one cannot be read or is not
+    ///   OpenAPI 3.0 / 3.1.
+    static func load(_ paths: [String]) throws -> [APISpec] {
+        try paths.map { path in
+            do {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                return try OpenAPIImport.spec(Array(bytes), source: path, fallbackID: stem)
+            } catch let error as OpenAPIImportError {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw ExitStatus.toolFailure
+            } catch {
+                FileHandle.standardError.write(Data("error: cannot read \(path): \(error.localizedDescription)\n".utf8))
+                throw ExitStatus.toolFailure
+            }
+        }
+    }
+
+    /// The specs of a command that serves or reads built-in APIs and documents together: `--api` names the
+    /// built-in ones (all of them when neither option is given), `--spec` adds documents.
+    static func specs(api: APISelection?, documents: [String]) throws -> [APISpec] {
+        let builtIn = api ?? (documents.isEmpty ? .all : nil)
+        return (builtIn?.specs ?? []) + (try load(documents))
+    }
+
+    /// The one spec of a command that judges one API (`check`, `validate`): `--api` or `--spec`, not both.
+    static func single(api: APISelection?, document: String?) throws -> [APISpec] {
+        switch (api, document) {
+        case (nil, nil): throw ValidationError("give --api NAME or --spec FILE")
+        case (_?, _?): throw ValidationError("give --api or --spec, not both: this command judges one API")
+        case (let api?, nil): return api.specs
+        case (nil, let document?): return try load([document])
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// Error bodies for an error schema described elsewhere (an imported OpenAPI document): a body generated from
+/// the schema, with the members that carry a status or a message given the real ones.
+///
+/// ```swift
+/// ErrorBody.make(.ref("Error"), definitions: spec.definitions, status: .notFound, messages: ["no pet 7"])
+/// // {"code": 404, "message": "no pet 7"}
+/// ```
+package enum ErrorBody {
+    /// Member names that carry the message, lower-cased.
+    static let messageNames: Set<String> = [
+        "message", "error", "detail", "details", "description", "error_description", "msg",
+    ]
+    /// Member names that carry the status's reason phrase (RFC 9457's `title`), lower-cased.
+    static let reasonNames: Set<String> = ["title", "reason", "statustext", "status_text"]
+    /// Member names that carry the status, lower-cased.
+    static let statusNames: Set<String> = ["code", "status", "statuscode", "status_code", "httpstatus"]
+
+    /// A body that validates against `schema`: generated with a seed taken from the status, then the status
+    /// and the messages put where the schema has room for them (only where the result still validates).
+    package static func make(
+        _ schema: Schema, definitions: SchemaDefinitions, settings: DecoderSettings = .plain, status: HTTPStatus,
+        messages: [String]
+    ) -> JSONValue {
+        var generator = FixtureGenerator(seed: UInt64(status.rawValue), definitions: definitions, settings: settings)
+        let generated = generator.value(for: schema)
+        guard case .object(var members) = generated, let object = objectSchema(schema, definitions: definitions) else {
+            return generated
+        }
+        let message = messages.isEmpty ? HTTPStatus.reason(status) : messages.joined(separator: "; ")
+        for property in object.properties {
+            let key = property.name.lowercased()
+            let candidate: JSONValue?
+            switch property.schema.nonNull {
+            case .string(let constraints) where constraints.values == nil && constraints.format == nil:
+                if messageNames.contains(key) || reasonNames.contains(key) {
+                    let text = messageNames.contains(key) ? message : HTTPStatus.reason(status)
+                    candidate = .string(constraints.maxLength.map { String(text.prefix($0)) } ?? text)
+                } else if statusNames.contains(key) {
+                    candidate = .string(String(status.rawValue))
+                } else {
+                    candidate = nil
+                }
+            case .integer(let constraints) where statusNames.contains(key):
+                let fits =
+                    constraints.values.map { $0.contains(status.rawValue) }
+                    ?? ((constraints.minimum ?? .min) <= status.rawValue
+                        && status.rawValue <= (constraints.maximum ?? .max))
+                candidate = fits ? .integer(status.rawValue) : nil
+            default:
+                candidate = nil
+            }
+            guard let candidate else { continue }
+            var trial = members
+            trial[property.name] = candidate
+            let findings = Validator(definitions: definitions).validate(.object(trial), against: schema)
+            if !findings.contains(where: { $0.severity == .error }) { members = trial }
+        }
+        return .object(members)
+    }
+
+    /// The object schema behind references and `nullable`.
+    private static func objectSchema(_ schema: Schema, definitions: SchemaDefinitions) -> ObjectSchema? {
+        var current = schema
+        for _ in 0..<16 {
+            switch current {
+            case .ref(let name):
+                guard let definition = definitions[name] else { return nil }
+                current = definition
+            case .nullable(let wrapped): current = wrapped
+            case .object(let object): return object
+            default: return nil
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+/// One response an OpenAPI document declares for an operation: its status (or `default`), the media type
+/// and model of its body, its named examples and its headers.
+///
+/// Built-in specs say this with ``AnyEndpoint/success``, ``AnyEndpoint/errors`` and the error envelope;
+/// ``AnyEndpoint/documentedResponses(in:)`` gives both kinds of spec the same shape.
+///
+/// ```swift
+/// let notFound = endpoint.documentedResponses(in: spec).first { $0.status == 404 }
+/// notFound?.examples.first?.value      // {"code": 404, "message": "no such pet"}
+/// ```
+public struct DocumentedResponse: Sendable {
+    /// The status, `nil` for the document's `default` response.
+    public var status: Int?
+    /// The body's media type (`application/json`, `text/plain`), `nil` when the response has no body.
+    public var mediaType: String?
+    /// The model of a JSON body; `nil` for no body or one in another media type (answered, never validated).
+    public var model: ModelReference?
+    /// Named examples in document order; a lone `example` is named `default`. Non-JSON examples are strings.
+    public var examples: [NamedExample]
+    /// The response headers the document declares, with the schema of their values.
+    public var headers: [Parameter]
+
+    public init(
+        status: Int?, mediaType: String?, model: ModelReference?, examples: [NamedExample] = [],
+        headers: [Parameter] = []
+    ) {
+        self.status = status
+        self.mediaType = mediaType
+        self.model = model
+        self.examples = examples
+        self.headers = headers
+    }
+
+    /// Whether the body is JSON (`application/json`, `application/problem+json`).
+    public var isJSON: Bool {
+        guard let mediaType = mediaType?.lowercased() else { return false }
+        return mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+}
+
+/// An example value with the name the document gives it.
+public struct NamedExample: Sendable, Hashable {
+    public var name: String
+    public var value: JSONValue
+
+    public init(_ name: String, _ value: JSONValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A credential an OpenAPI security scheme asks for.
+public enum SecurityScheme: Sendable, Hashable, CustomStringConvertible {
+    /// `Authorization: Bearer <token>`; `format` is the document's `bearerFormat` (`JWT`), if any.
+    case bearer(format: String?)
+    /// `Authorization: Basic <base64(user:password)>`.
+    case basic
+    /// A key in a header, a query parameter or a cookie, under `name`.
+    case apiKey(name: String, location: APIKeyLocation)
+
+    /// Where an API key is sent.
+    public enum APIKeyLocation: String, Sendable, Hashable {
+        case header, query, cookie
+    }
+
+    public var description: String {
+        switch self {
+        case .bearer(let format): format.map { "bearer(\($0))" } ?? "bearer"
+        case .basic: "basic"
+        case .apiKey(let name, let location): "apiKey(\(location.rawValue) \(name))"
+        }
+    }
+
+    /// Whether this is a bearer token the document says is a JWT.
+    public var isJWTBearer: Bool {
+        if case .bearer(let format?) = self { return format.lowercased() == "jwt" }
+        return false
+    }
+}
+
+extension AnyEndpoint {
+    /// Every response the endpoint may answer, in status order (`default` last): the document's own list for
+    /// an imported spec; for a built-in one, the success status with its model and examples, then each error
+    /// status with the API's error envelope.
+    public func documentedResponses(in spec: APISpec) -> [DocumentedResponse] {
+        if !responses.isEmpty { return responses }
+        var all: [DocumentedResponse] = []
+        func examples(_ status: Int) -> [NamedExample] {
+            guard let text = self.examples.responses[status], let value = try? JSONValue(parsing: Array(text.utf8))
+            else { return [] }
+            return [NamedExample("default", value)]
+        }
+        all.append(
+            DocumentedResponse(
+                status: success.rawValue, mediaType: response == nil ? nil : "application/json", model: response,
+                examples: examples(success.rawValue)))
+        for status in errors {
+            all.append(
+                DocumentedResponse(
+                    status: status.rawValue, mediaType: "application/json", model: spec.errorEnvelope.model,
+                    examples: examples(status.rawValue)))
+        }
+        return all
+    }
+
+    /// The response documented for `status`, else the `default` one (imported specs only).
+    public func documentedResponse(for status: Int) -> DocumentedResponse? {
+        responses.first { $0.status == status } ?? responses.first { $0.status == nil }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import UnderstudyCore
+
+/// Serves every endpoint of any ``APISpec`` from its descriptors alone, with no state: the documented success
+/// status with a body from the endpoint's examples (else one generated from its model), errors in the API's
+/// envelope, the pagination and response headers the descriptor declares, and security as declared.
+///
+/// Answers can be chosen as with Prism, in a `Prefer` header: `code=404` answers the documented 404 (else the
+/// `default` response; 500 when there is neither), `example=dog` the response's example of that name (500 when it
+/// has none), `dynamic=true` a body generated from the schema even where an example exists. Generated bodies are
+/// deterministic for a seed. Routing and request validation are the ``MockEngine``'s, as for every behaviour.
+///
+/// ```swift
+/// let spec = try OpenAPIImport.spec(bytes, source: "petstore.yaml")
+/// let server = try await MockServer.start(FixtureMock(spec: spec))
+/// ```
+public struct FixtureMock: MockBehaviour {
+    public let name: String
+    public let specs: [APISpec]
+    public let validationStatus: HTTPStatus
+    private let seed: UInt64
+    let now: @Sendable () -> Date
+
+    /// Creates the mock of `spec`.
+    /// - Parameter configuration: the seed of generated bodies and the clock that judges a JWT's `exp`.
+    public init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) {
+        name = spec.id
+        specs = [spec]
+        seed = configuration.seed
+        now = configuration.now
+        // Invalid input is refused with the status the document uses for it (Prism prefers 422, then 400).
+        let statuses = Set(spec.endpoints.flatMap(\.errors))
+        validationStatus =
+            statuses.contains(.unprocessableEntity) && !statuses.contains(.badRequest)
+            ? .unprocessableEntity : .badRequest
+    }
+
+    public var stateVersion: UInt64 { 0 }
+
+    public func reset() async throws {}
+
+    /// A bearer token any endpoint of this mock accepts (it has the shape of a JWT, for documents that say so).
+    public static let readyToken = FixtureMock.jwt(["sub": "understudy"])
+
+    public func issueToken(for user: String?) async throws -> JSONValue {
+        ["token": .string(Self.readyToken), "note": "any well-formed credential is accepted"]
+    }
+
+    public func startupNotes() async -> [String] {
+        let spec = specs[0]
+        var notes = [
+            "\(spec.endpoints.count) operations of \(spec.title), answered from the document's examples and schemas"
+        ]
+        let schemes = Set(spec.endpoints.flatMap { $0.security.flatMap { $0 } })
+        if !schemes.isEmpty {
+            notes.append("credentials: " + schemes.map(Self.hint).sorted().joined(separator: "; "))
+        }
+        notes.append("choose an answer with Prefer: code=404, example=NAME or dynamic=true")
+        return notes
+    }
+
+    private static func hint(_ scheme: SecurityScheme) -> String {
+        switch scheme {
+        case .bearer: "Authorization: Bearer \(readyToken)"
+        case .basic: "Authorization: Basic (any user:password)"
+        case .apiKey(let name, .header): "\(name): (any non-empty key) header"
+        case .apiKey(let name, .query): "?\(name)=(any non-empty key)"
+        case .apiKey(let name, .cookie): "Cookie: \(name)=(any non-empty key)"
+        }
+    }
+
+    /// JSON and forms are validated; any other media type is taken as it comes.
+    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+        MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .unvalidated
+    }
+
+    // MARK: Answers
+
+    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
+        let preference = Preference(request.header("prefer"))
+        let responses = endpoint.documentedResponses(in: spec)
+        let status = preference.code ?? endpoint.success.rawValue
+        guard
+            let response = responses.first(where: { $0.status == status })
+                ?? responses.first(where: { $0.status == nil })
+        else {
+            let documented = responses.compactMap(\.status).map(String.init).joined(separator: ", ")
+            throw MockError(
+                .internalServerError,
+                "Prefer: code=\(status): \(endpoint.id) documents no \(status) response and no default (it documents \(documented))"
+            )
+        }
+        var random = SeededRandom(seed: seed).derived("\(spec.id) \(endpoint.id) \(status)")
+        var headers: [(name: String, value: String)] = []
+        guard let mediaType = response.mediaType else {
+            headers += declaredHeaders(response, spec: spec, random: &random, taken: [])
+            return .empty(status: status, headers: headers)
+        }
+        let body = try self.body(
+            response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
+            random: &random)
+        headers.append(("Content-Type", mediaType))
+        if status == endpoint.success.rawValue, case .json(let value) = body {
+            headers += Self.paginationHeaders(endpoint.pagination, body: value, path: spec.basePath + request.path)
+        }
+        headers += declaredHeaders(
+            response, spec: spec, random: &random, taken: Set(headers.map { $0.name.lowercased() }))
+        switch body {
+        case .json(let value): return MockResponse(status: status, headers: headers, body: value.serializedBytes())
+        case .bytes(let bytes): return MockResponse(status: status, headers: headers, body: bytes)
+        }
+    }
+
+    private enum Body {
+        case json(JSONValue)
+        case bytes([UInt8])
+    }
+
+    /// The named example asked for; else the first example that validates (unless `dynamic=true`); else a body
+    /// generated from the model.
+    private func body(
+        _ response: DocumentedResponse, status: Int, preference: Preference, spec: APISpec, imported: Bool,
+        random: inout SeededRandom
+    ) throws -> Body {
+        if let name = preference.example {
+            guard let example = response.examples.first(where: { $0.name == name }) else {
+                let names = response.examples.map(\.name).joined(separator: ", ")
+                throw MockError(
+                    .internalServerError,
+                    "Prefer: example=\(name): the \(status) response has no example of that name"
+                        + (names.isEmpty ? "" : " (it has \(names))"))
+            }
+            return Self.body(example.value, json: response.isJSON)
+        }
+        let validator = Validator(definitions: spec.definitions)
+        if !preference.dynamic {
+            let example = response.examples.first { example in
+                guard response.isJSON, let model = response.model else { return true }
+                return !validator.validate(example.value, against: model.schema).contains { $0.severity == .error }
+            }
+            if let example { return Self.body(example.value, json: response.isJSON) }
+        }
+        guard response.isJSON else {
+            return .bytes(Array((response.mediaType?.hasPrefix("text/") == true ? "understudy" : "").utf8))
+        }
+        guard let model = response.model else { return .json(.object([:])) }
+        if status >= 400 {
+            let message = HTTPStatus.reason(HTTPStatus(rawValue: status))
+            // Built-in specs build their envelope themselves; an imported one is filled from its schema.
+            return .json(
+                imported
+                    ? ErrorBody.make(
+                        model.schema, definitions: spec.definitions, settings: spec.wire,
+                        status: HTTPStatus(rawValue: status), messages: [message])
+                    : spec.errorEnvelope.make(HTTPStatus(rawValue: status), [message]))
+        }
+        var generator = FixtureGenerator(
+            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        return .json(generator.value(for: model.schema))
+    }
+
+    private static func body(_ value: JSONValue, json: Bool) -> Body {
+        if !json, case .string(let text) = value { return .bytes(Array(text.utf8)) }
+        return .json(value)
+    }
+
+    /// The headers the document declares for a response, each with a value generated from its schema.
+    private func declaredHeaders(
+        _ response: DocumentedResponse, spec: APISpec, random: inout SeededRandom, taken: Set<String>
+    ) -> [(name: String, value: String)] {
+        var generator = FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.wire)
+        return response.headers.filter {
+            !taken.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type"
+        }
+        .map { header in
+            switch generator.value(for: header.schema, name: header.name) {
+            case .string(let text): (header.name, text)
+            case .number(let number): (header.name, number.literal)
+            case .bool(let bool): (header.name, String(bool))
+            case let value: (header.name, value.serialized())
+            }
+        }
+    }
+
+    /// The headers a paged list carries in the API's style, for one page holding every item of `body`.
+    static func paginationHeaders(_ pagination: Pagination, body: JSONValue, path: String)
+        -> [(name: String, value: String)]
+    {
+        let count = body.arrayValue?.count ?? 0
+        switch pagination {
+        case .none, .pageInBody: return []
+        case .linkHeader:
+            return [
+                ("Link", "<\(path)?page=1>; rel=\"first\", <\(path)?page=1>; rel=\"last\""), ("X-Page", "1"),
+                ("X-Per-Page", String(max(count, 1))), ("X-Total", String(count)),
+            ]
+        case .range:
+            return [("Content-Range", count == 0 ? "*/0" : "0-\(count - 1)/\(count)")]
+        }
+    }
+}
+
+/// What a `Prefer` header asks of a fixture answer, as Prism reads it: `code=404, example=dog, dynamic=true`.
+struct Preference {
+    var code: Int?
+    var example: String?
+    var dynamic = false
+
+    init(_ header: String?) {
+        guard let header else { return }
+        for part in header.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " }) {
+            let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+            guard pair.count == 2 else { continue }
+            let value =
+                pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2
+                ? String(pair[1].dropFirst().dropLast()) : pair[1]
+            switch pair[0].lowercased() {
+            case "code": code = Int(value).flatMap { (100...599).contains($0) ? $0 : nil }
+            case "example": example = value
+            case "dynamic": dynamic = value.lowercased() == "true"
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudyOpenAPI
+
+/// What the importer reads of the two documents written for the tests (`Tests/Documents`): the constructs real
+/// documents use, each pinned where the mock and the checker depend on it.
+struct OpenAPIImportCoverageTests {
+    static let documents = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Documents")
+
+    static func document(_ name: String) throws -> APISpec {
+        let url = documents.appendingPathComponent(name)
+        return try OpenAPIImport.spec(
+            Array(try Data(contentsOf: url)), source: name, fallbackID: url.deletingPathExtension().lastPathComponent)
+    }
+
+    @Test func serverURLsGiveTheBasePath() throws {
+        #expect(try Self.document("petstore.yaml").basePath == "/v1")
+        // A relative URL with a server variable at its default.
+        #expect(try Self.document("inventory.json").basePath == "/api/v2")
+    }
+
+    @Test func allOfMergesPropertiesAndTheRequiredOfEveryPart() throws {
+        let spec = try Self.document("petstore.yaml")
+        guard case .object(let pet)? = spec.definitions["Pet"] else {
+            Issue.record("Pet is \(String(describing: spec.definitions["Pet"]))")
+            return
+        }
+        #expect(pet.properties.map(\.name).sorted() == ["id", "kind", "name", "nickname", "status", "tags"])
+        #expect(pet.properties.filter(\.required).map(\.name).sorted() == ["id", "kind", "name"])
+        #expect(pet["nickname"]?.schema == .nullable(.string()))
+        #expect(pet["status"]?.schema == .ref("PetStatus"))
+    }
+
+    @Test func parametersComeFromThePathItemAndFromComponentsWithTheirReferencedSchemas() throws {
+        let spec = try Self.document("petstore.yaml")
+        for id in ["GET /pets/{petId}", "DELETE /pets/{petId}", "PUT /pets/{petId}/photo"] {
+            let petID = try #require(spec.endpoint(id)?.parameters.first { $0.name == "petId" })
+            #expect(petID.location == .path && petID.required)
+            #expect(petID.schema == .integer(IntegerConstraints(minimum: 1)))
+        }
+        let list = try #require(spec.endpoint("GET /pets"))
+        let limit = try #require(list.parameters.first { $0.name == "limit" })
+        #expect(limit.schema == .integer(IntegerConstraints(minimum: 1, maximum: 100)))
+        #expect(limit.defaultValue == 20)
+        // A `$ref` to an enum is inlined: the parameter's text is read as the enum it names.
+        #expect(
+            list.parameters.first { $0.name == "status" }?.schema
+                == .string(StringConstraints(values: ["available", "pending", "sold"])))
+        #expect(list.pagination == .linkHeader)
+    }
+
+    @Test func responsesKeepStatusesDefaultMediaTypesAndNamedExamples() throws {
+        let petstore = try Self.document("petstore.yaml")
+        let show = try #require(petstore.endpoint("GET /pets/{petId}"))
+        #expect(show.responses.map(\.status) == [200, 401, 404])
+        #expect(show.responses[0].examples.map(\.name) == ["cat", "dog"])
+        #expect(show.responses[2].examples.first?.value == ["code": 404, "message": "no pet with this id"])
+        let list = try #require(petstore.endpoint("GET /pets"))
+        #expect(list.responses.map(\.status) == [200, nil])
+        #expect(list.responses[1].model?.name == "Error")
+        #expect(petstore.errorEnvelope.model.name == "Error")
+        let health = try #require(petstore.endpoint("GET /health"))
+        #expect(health.responses[0].mediaType == "text/plain")
+        #expect(health.response == nil)
+        // A body only in another media type is required but never validated.
+        let photo = try #require(petstore.endpoint("PUT /pets/{petId}/photo"))
+        #expect(photo.request == nil && photo.body == .required)
+
+        let inventory = try Self.document("inventory.json")
+        #expect(inventory.endpoint("POST /items")?.errors == [401, 422])
+        #expect(inventory.endpoint("POST /items")?.responses.last?.status == nil)
+        #expect(inventory.errorEnvelope.model.name == "Problem")
+    }
+
+    @Test func securitySchemesAreReadPerOperation() throws {
+        let petstore = try Self.document("petstore.yaml")
+        #expect(petstore.endpoint("GET /pets/{petId}")?.security == [[.bearer(format: "JWT")]])
+        #expect(petstore.endpoint("GET /pets/{petId}")?.auth == .required)
+        #expect(petstore.endpoint("GET /pets")?.auth == Auth.none)
+        let inventory = try Self.document("inventory.json")
+        #expect(inventory.endpoint("GET /items")?.security == [[.apiKey(name: "api_key", location: .query)]])
+        #expect(inventory.endpoint("GET /status")?.auth == Auth.none)
+        // An API key in the query is not Supabase's `apikey` header.
+        #expect(inventory.auth == .bearerJWT)
+    }
+
+    @Test func oneOfAnyOfTypeArraysAndAdditionalProperties() throws {
+        let spec = try Self.document("inventory.json")
+        #expect(spec.definitions["Shipment"] == .oneOf([.ref("Parcel"), .ref("Download")]))
+        #expect(spec.definitions["Stock"] == .map(MapSchema(values: .integer(IntegerConstraints(minimum: 0)))))
+        guard case .object(let item)? = spec.definitions["Item"] else {
+            Issue.record("Item is \(String(describing: spec.definitions["Item"]))")
+            return
+        }
+        #expect(item["dimensions"]?.schema == .nullable(.ref("Dimensions")))
+        #expect(item["note"]?.schema == .nullable(.string()))
+        #expect(item["attributes"]?.schema == .map(MapSchema(values: .string())))
+        guard case .object(let parcel)? = spec.definitions["Parcel"] else { return }
+        #expect(parcel.additionalProperties == .forbidden)
+    }
+}
