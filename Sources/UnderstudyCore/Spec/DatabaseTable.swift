@@ -29,13 +29,16 @@ public struct DatabaseTable: Sendable, Hashable {
     public let textArrayColumns: Set<String>
     /// Columns declared `numeric(precision, scale)`: values are rounded to the scale when written.
     public let numericColumns: [String: NumericScale]
+    /// `CHECK` constraints on a column's lowest value (a violation is 400, `23514`).
+    public let checks: [MinimumCheck]
     /// Row-level security: a row is visible to, or changeable by, a user when one policy allows it.
     public let policies: [RowPolicy]
 
     public init(
         name: String, model: String, embeds: Set<String> = [], uniqueKeys: [[String]] = [],
         defaults: [String: JSONValue] = [:], references: [String: String] = [:], userColumns: [String] = [],
-        textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:], policies: [RowPolicy]
+        textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:], checks: [MinimumCheck] = [],
+        policies: [RowPolicy]
     ) {
         self.name = name
         self.model = model
@@ -46,6 +49,7 @@ public struct DatabaseTable: Sendable, Hashable {
         self.userColumns = userColumns
         self.textArrayColumns = textArrayColumns
         self.numericColumns = numericColumns
+        self.checks = checks
         self.policies = policies
     }
 }
@@ -58,6 +62,33 @@ public struct NumericScale: Sendable, Hashable {
     public init(precision: Int, scale: Int) {
         self.precision = precision
         self.scale = scale
+    }
+}
+
+/// A `CHECK (column >= minimum)` or `CHECK (column > minimum)` constraint, named as PostgreSQL names a column
+/// constraint: `<table>_<column>_check`.
+public struct MinimumCheck: Sendable, Hashable {
+    public let column: String
+    public let minimum: Double
+    /// Whether `minimum` itself passes (`>=`) or not (`>`).
+    public let inclusive: Bool
+
+    public init(_ column: String, atLeast minimum: Double) {
+        self.column = column
+        self.minimum = minimum
+        inclusive = true
+    }
+
+    public init(_ column: String, above minimum: Double) {
+        self.column = column
+        self.minimum = minimum
+        inclusive = false
+    }
+
+    /// Whether a value passes; `NULL` passes, as in SQL.
+    public func allows(_ value: Double?) -> Bool {
+        guard let value else { return true }
+        return inclusive ? value >= minimum : value > minimum
     }
 }
 

@@ -35,6 +35,7 @@ extension EasyCo {
         Table(
             name: "transactions", model: "EasyCo.Transaction", references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
+            checks: [MinimumCheck("amount", atLeast: 0)],
             policies: [
                 RowPolicy([.select, .insert], .column("payer_id")),
                 RowPolicy([.select], .column("payee_id")),
@@ -42,6 +43,7 @@ extension EasyCo {
         Table(
             name: "payment_schedules", model: "EasyCo.PaymentSchedule", references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
+            checks: [MinimumCheck("amount", above: 0)],
             policies: [
                 RowPolicy([.select, .insert, .delete], .column("payer_id")),
                 RowPolicy([.select], .column("payee_id")),

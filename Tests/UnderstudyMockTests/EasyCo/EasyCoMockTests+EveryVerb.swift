@@ -136,3 +136,36 @@ extension EasyCoMockTests {
         #expect(session.stored("properties").first { $0["id"] == .string(id) }?["monthly_rent"]?.numberLiteral == "99999999.99")
     }
 }
+
+extension EasyCoMockTests {
+    /// ENDPOINTS.md: a transaction's amount is ≥ 0, a payment schedule's > 0 — CHECK constraints, whose violation
+    /// PostgreSQL reports as 23514 (`new row for relation "t" violates check constraint "t_amount_check"`), on inserts
+    /// and updates alike; `NULL` passes a CHECK.
+    @Test func checkConstraintsGuardAmounts() async throws {
+        let session = try await session()
+        let transaction = try #require(session.stored("transactions").first)
+        let id = try #require(transaction["id"]?.stringValue)
+        func patch(_ table: String, _ id: String, _ amount: JSONValue) async -> (Int, String?, String?) {
+            Self.error(
+                await session.send("PATCH", "/rest/v1/\(table)?id=eq.\(id)", json: ["amount": amount], token: session.service))
+        }
+        #expect(
+            await patch("transactions", id, -0.01)
+                == (400, "23514", #"new row for relation "transactions" violates check constraint "transactions_amount_check""#))
+        #expect(await patch("transactions", id, 0).0 == 204)
+        let schedule = try #require(session.stored("payment_schedules").first?["id"]?.stringValue)
+        #expect(await patch("payment_schedules", schedule, 0).1 == "23514")
+        #expect(await patch("payment_schedules", schedule, 0.01).0 == 204)
+
+        var copy = transaction.filter { !["id", "created_at", "updated_at"].contains($0.key) }
+        copy["amount"] = -5
+        let before = session.stored("transactions").count
+        let inserted = await session.send("POST", "/rest/v1/transactions", json: .object(copy), token: session.service)
+        #expect(Self.error(inserted).1 == "23514")
+        #expect(session.stored("transactions").count == before)
+        // The same row with a valid amount goes in: the refusal was the check's.
+        copy["amount"] = 5
+        let accepted = await session.send("POST", "/rest/v1/transactions", json: .object(copy), token: session.service)
+        #expect(accepted.status == 201 && session.stored("transactions").count == before + 1)
+    }
+}

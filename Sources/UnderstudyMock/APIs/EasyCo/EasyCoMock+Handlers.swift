@@ -159,11 +159,17 @@ extension EasyCoMock {
         guard executor.security(info.name, .insert, row: row) else {
             throw PostgrestErrors.rowSecurity(info.name, anonymous: caller.role == .anonymous)
         }
-        try checkReferences(row, info: info, state: state)
+        try checkConstraints(row, info: info, state: state)
     }
 
-    /// The foreign keys of a row (23503): to other tables, and to `auth.users`.
-    private func checkReferences(_ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState) throws(MockError) {
+    /// The constraints of a row a write stores: CHECK (23514), then the foreign keys (23503), to other tables and to
+    /// `auth.users`.
+    private func checkConstraints(_ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState) throws(MockError) {
+        for check in info.facts.checks where !check.allows(row[check.column]?.numberLiteral.flatMap(Double.init)) {
+            throw PostgrestErrors.make(
+                .badRequest, code: "23514",
+                "new row for relation \"\(info.name)\" violates check constraint \"\(info.name)_\(check.column)_check\"")
+        }
         for key in catalog.keys(from: info.name) {
             guard let id = row[key.column]?.stringValue else { continue }
             if state.tables[key.referencedTable]?.row(id: id) == nil {
@@ -255,7 +261,7 @@ extension EasyCoMock {
                 guard executor.security(table, .update, row: row) else {
                     throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
                 }
-                try checkReferences(row, info: info, state: state)
+                try checkConstraints(row, info: info, state: state)
                 for key in info.facts.uniqueKeys + [["id"]] {
                     let keyValues = key.map { row[$0] ?? .null }
                     if keyValues.contains(.null) { continue }
