@@ -8,6 +8,7 @@ import UnderstudyCore
 /// written); what the handlers reason about (owners, times, tokens) is kept in typed fields next to it.
 /// What writes change (slots, tokens, counters) is kept in tables; what only the seed writes is kept as
 /// whole values.
+@dynamicMemberLookup
 struct Intra42State: StoredState {
     var users = StateTable<Intra42UserRecord>()
     /// The seeded resources no request changes.
@@ -25,47 +26,16 @@ struct Intra42State: StoredState {
         visitor.visit("counters", &counters)
     }
 
-    /// Full `Campus` objects.
-    var campuses: [JSONValue] {
-        get { intranet.value.campuses }
-        set { intranet.value.campuses = newValue }
+    /// The intranet's values and the counters, read and written as if they were the state's own
+    /// (`state.campuses`, `state.nextSlotID += 1`).
+    subscript<Value>(dynamicMember keyPath: WritableKeyPath<Intra42Intranet, Value>) -> Value {
+        get { intranet.value[keyPath: keyPath] }
+        set { intranet.value[keyPath: keyPath] = newValue }
     }
-    /// `Coalition` objects; their `score` is the coalition's total.
-    var coalitions: [JSONValue] {
-        get { intranet.value.coalitions }
-        set { intranet.value.coalitions = newValue }
-    }
-    var memberships: [Intra42Membership] {
-        get { intranet.value.memberships }
-        set { intranet.value.memberships = newValue }
-    }
-    /// `ProjectUser` objects by owner.
-    var projectsUsers: [Intra42OwnedRow] {
-        get { intranet.value.projectsUsers }
-        set { intranet.value.projectsUsers = newValue }
-    }
-    /// `Location` objects by owner; `end_at` is `null` while the session is open.
-    var locations: [Intra42OwnedRow] {
-        get { intranet.value.locations }
-        set { intranet.value.locations = newValue }
-    }
-    /// `Event` objects.
-    var events: [JSONValue] {
-        get { intranet.value.events }
-        set { intranet.value.events = newValue }
-    }
-    var authorizationCodes: [Intra42AuthorizationCode] {
-        get { intranet.value.authorizationCodes }
-        set { intranet.value.authorizationCodes = newValue }
-    }
-    var nextSlotID: Int {
-        get { counters.value.nextSlotID }
-        set { counters.value.nextSlotID = newValue }
-    }
-    /// How many tokens were ever issued: the token stream continues after a restart or a reset.
-    var issuedTokens: Int {
-        get { counters.value.issuedTokens }
-        set { counters.value.issuedTokens = newValue }
+
+    subscript<Value>(dynamicMember keyPath: WritableKeyPath<Intra42Counters, Value>) -> Value {
+        get { counters.value[keyPath: keyPath] }
+        set { counters.value[keyPath: keyPath] = newValue }
     }
 
     /// The user with this id.
@@ -98,11 +68,16 @@ struct Intra42State: StoredState {
 
 /// The seeded resources of the intranet that no request changes.
 struct Intra42Intranet: Codable, Sendable {
+    /// Full `Campus` objects.
     var campuses: [JSONValue] = []
+    /// `Coalition` objects; their `score` is the coalition's total.
     var coalitions: [JSONValue] = []
     var memberships: [Intra42Membership] = []
+    /// `ProjectUser` objects by owner.
     var projectsUsers: [Intra42OwnedRow] = []
+    /// `Location` objects by owner; `end_at` is `null` while the session is open.
     var locations: [Intra42OwnedRow] = []
+    /// `Event` objects.
     var events: [JSONValue] = []
     var authorizationCodes: [Intra42AuthorizationCode] = []
 }
@@ -110,6 +85,7 @@ struct Intra42Intranet: Codable, Sendable {
 /// The counters of the intranet's ids and tokens.
 struct Intra42Counters: Codable, Sendable {
     var nextSlotID = 1
+    /// How many tokens were ever issued: the token stream continues after a restart or a reset.
     var issuedTokens = 0
 }
 
