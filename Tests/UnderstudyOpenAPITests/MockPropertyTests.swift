@@ -6,6 +6,7 @@ import Testing
 import UnderstudyCore
 import UnderstudyMock
 import UnderstudyOpenAPI
+import UnderstudySpecs
 
 /// Property-based tests of every mock, generated from the committed OpenAPI documents: whatever a
 /// request looks like (valid, or broken in one way), the mock never answers 5xx, answers a status the
@@ -29,9 +30,21 @@ struct MockPropertyTests {
 
     @Test(arguments: ids)
     func inProcess(_ id: String) async throws {
+        let configuration = MockConfiguration()
+        try await Self.properties(id, of: try await Self.mock(id).makeBehaviour(configuration: configuration))
+    }
+
+    /// With every overlay switched off, the fixture engine alone answers every endpoint from the descriptors,
+    /// and the same properties hold.
+    @Test(arguments: ids)
+    func withoutOverlays(_ id: String) async throws {
+        let spec = try #require(Specs.named(id)?.first)
+        try await Self.properties(id, of: FixtureMock(spec: spec))
+    }
+
+    static func properties(_ id: String, of behaviour: any MockBehaviour) async throws {
         let spec = try Self.document(id)
         let configuration = MockConfiguration()
-        let behaviour = try await Self.mock(id).makeBehaviour(configuration: configuration)
         let engine = MockEngine(behaviour: behaviour, configuration: configuration)
         var generator = RequestGenerator(spec: spec, seed: Self.seed)
         var violations: [String] = []

@@ -1,11 +1,13 @@
 import UnderstudyCore
 
-/// What makes one API's mock: its specs, its credentials, and how each documented endpoint changes
-/// and reads state.
+/// What makes one API's mock: its specs, its credentials, and an overlay over the fixture engine for the
+/// endpoints whose answers depend on state.
 ///
 /// The ``MockEngine`` routes, authenticates and validates before calling ``handle(_:endpoint:spec:)``:
 /// a handler only sees requests the descriptor accepts. Handlers must answer from the state and the
-/// request alone (GET answers are cached per state version, caller and query).
+/// request alone (GET answers are cached per state version, caller and query). An endpoint a behaviour does
+/// not answer (`nil`) is answered from its descriptor, as ``FixtureMock`` answers every endpoint: a behaviour
+/// holds state logic only, and an endpoint added to a spec is served before any overlay knows it.
 public protocol MockBehaviour: Sendable {
     /// The API group name (`apinest`, `videgreniers`, `easyco`, `intra42`).
     var name: String { get }
@@ -25,9 +27,10 @@ public protocol MockBehaviour: Sendable {
     /// - Throws: ``MockError`` (401) for a malformed, expired, revoked or wrongly signed credential.
     func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal?
 
-    /// Answers a routed, authenticated and validated request.
+    /// Answers a routed, authenticated and validated request; `nil` when the answer does not depend on state,
+    /// and the descriptor's fixture answer is the answer.
     /// - Throws: ``MockError`` for documented errors (404, 403, 409, ...).
-    func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse
+    func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse?
 
     /// The body of an error the engine or a handler produced. Defaults to the spec's envelope.
     func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse

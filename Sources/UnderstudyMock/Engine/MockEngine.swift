@@ -38,10 +38,13 @@ public final class MockEngine: Sendable {
         let id: String
         /// Whether the spec describes the endpoint: an undocumented one is not validated against a model.
         let isDocumented: Bool
+        /// The spec's fixture engine: the answer when the behaviour leaves the endpoint to its descriptor.
+        let fixture: FixtureMock
 
-        init(spec: APISpec, endpoint: AnyEndpoint, isDocumented: Bool = true) {
+        init(spec: APISpec, endpoint: AnyEndpoint, fixture: FixtureMock, isDocumented: Bool = true) {
             self.spec = spec
             self.endpoint = endpoint
+            self.fixture = fixture
             self.id = endpoint.id
             segments = endpoint.path.segments
             literalCount = segments.filter { if case .literal = $0 { true } else { false } }.count
@@ -93,10 +96,17 @@ public final class MockEngine: Sendable {
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
         basePath = defaultSpec.basePath
-        routes = behaviour.specs.flatMap { spec in spec.endpoints.map { Route(spec: spec, endpoint: $0) } }
-            .sorted { $0.literalCount > $1.literalCount }
-        undocumented = behaviour.undocumentedEndpoints.map { Route(spec: behaviour.specs[0], endpoint: $0, isDocumented: false) }
-            .sorted { $0.literalCount > $1.literalCount }
+        routes = behaviour.specs.flatMap { spec in
+            let fixture = FixtureMock(spec: spec, configuration: configuration)
+            return spec.endpoints.map { Route(spec: spec, endpoint: $0, fixture: fixture) }
+        }
+        .sorted { $0.literalCount > $1.literalCount }
+        let spec = behaviour.specs[0]
+        let fixture = FixtureMock(spec: spec, configuration: configuration)
+        undocumented = behaviour.undocumentedEndpoints.map {
+            Route(spec: spec, endpoint: $0, fixture: fixture, isDocumented: false)
+        }
+        .sorted { $0.literalCount > $1.literalCount }
         let declared = behaviour.specs.flatMap(\.endpoints).flatMap(\.parameters).filter { $0.location == .header }
         keyedHeaders = Set(
             [
@@ -276,7 +286,9 @@ public final class MockEngine: Sendable {
         let cacheable = method == .get && raw.body.isEmpty && (request.principal.map { $0.expiresAt != nil } ?? true)
         let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
         if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached.response }
-        let response = try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
+        let response =
+            try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
+            ?? route.fixture.answer(request, endpoint: endpoint, spec: route.spec)
         if cacheable && response.status == 200 {
             let answer = CachedAnswer(response, validUntil: request.principal?.expiresAt)
             cache.withLock { $0.insert(answer, bytes: key.bytes + answer.bytes, for: key) }

@@ -76,7 +76,12 @@ public struct FixtureMock: MockBehaviour {
 
     // MARK: Answers
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
+    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+        try answer(request, endpoint: endpoint, spec: spec)
+    }
+
+    /// The descriptor's answer to a request: the one every endpoint of every mock falls back to.
+    func answer(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) throws -> MockResponse {
         let preference = Preference(request.header("prefer"))
         let responses = endpoint.documentedResponses(in: spec)
         let status = preference.code ?? endpoint.success.rawValue

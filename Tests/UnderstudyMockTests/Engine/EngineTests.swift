@@ -20,6 +20,20 @@ struct EngineTests {
         #expect(await engine.send("GET", "/notes/").status == 200)
     }
 
+    /// The behaviour is an overlay: an endpoint it does not answer is answered from its descriptor (the example),
+    /// validated and authenticated as every other.
+    @Test func endpointsTheBehaviourLeavesAreAnsweredFromTheirDescriptor() async throws {
+        let (engine, mock) = try await engine()
+        let about = await engine.send("GET", "/about")
+        #expect(about.status == 200)
+        #expect(about.json == ["name": "Notes", "version": 2])
+        #expect(about.response.header("Content-Type") == "application/json")
+        #expect(mock.handled.withLock { $0 } == 1)
+        // Prism's selection works on a fallback endpoint too: it documents no 404, so the answer says so.
+        let chosen = await engine.send("GET", "/about", headers: ["Prefer": "code=404"])
+        #expect(chosen.status == 500)
+    }
+
     @Test func unknownRoutesAndMethodsAnswerInTheEnvelope() async throws {
         let (engine, _) = try await engine()
         let missing = await engine.send("GET", "/nope?x=1")

@@ -23,6 +23,12 @@ struct NewNote: Codable, Sendable, SchemaRefining {
     }
 }
 
+/// Stateless: the mock leaves it to its descriptor's example.
+struct About: Codable, Sendable {
+    let name: String
+    let version: Int
+}
+
 struct Failure: Codable, Sendable {
     let message: String
     let status: Int
@@ -41,6 +47,9 @@ let notesSpec = APISpec(
         AnyEndpoint(Endpoint<NoBody, Note>(.get, "/notes/latest", auth: .none, summary: "Latest")),
         AnyEndpoint(Endpoint<NewNote, Note>(.post, "/notes", auth: .required, success: .created, summary: "Create")),
         AnyEndpoint(Endpoint<NoBody, NoContent>(.delete, "/notes/{id}", parameters: [.path("id", .integer())], auth: .role("admin"), success: .noContent, summary: "Delete")),
+        AnyEndpoint(Endpoint<NoBody, About>(
+            .get, "/about", auth: .none, summary: "About",
+            examples: Examples(responses: [200: #"{"name": "Notes", "version": 2}"#]))),
     ])
 
 struct NotesState: StoredState {
@@ -72,7 +81,7 @@ final class NotesMock: MockBehaviour {
         }
     }
 
-    func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
+    func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         handled.withLock { $0 += 1 }
         switch endpoint.id {
         case "GET /notes":
@@ -93,9 +102,11 @@ final class NotesMock: MockBehaviour {
                 return note
             }
             return .json(try JSONValue(parsing: try JSONEncoder().encode(note)), status: 201)
-        default:
+        case "DELETE /notes/{id}":
             try await store.write { $0.notes.removeAll { $0.id == Int(request.pathParameters["id"]!) } }
             return .empty()
+        default:
+            return nil
         }
     }
 

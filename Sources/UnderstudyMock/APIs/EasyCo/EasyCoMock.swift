@@ -83,7 +83,7 @@ public struct EasyCoMock: MockBehaviour {
         try await store.reset()
     }
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse {
+    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         if request.path.hasPrefix("/auth/v1/") { return try await goTrue(request) }
         let table = String(request.path.split(separator: "/").last ?? "")
         let caller = Self.caller(of: request.principal)
