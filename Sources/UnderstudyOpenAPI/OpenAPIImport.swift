@@ -467,13 +467,15 @@ private struct DocumentImport {
             }
             return wrap(object["format"]?.stringValue == "decimal" ? .decimal(constraints) : .number(constraints))
         case "string":
+            let format = object["format"]?.stringValue.flatMap(StringFormat.init(name:))
+            // The pattern an export adds for tools that do not know the format says nothing more than the format.
+            let pattern = object["pattern"]?.stringValue.flatMap { $0 == format?.pattern ? nil : $0 }
             return wrap(
                 .string(
                     StringConstraints(
-                        format: object["format"]?.stringValue.flatMap(StringFormat.init(name:)),
-                        values: values?.compactMap(\.stringValue),
+                        format: format, values: values?.compactMap(\.stringValue),
                         minLength: object["minLength"]?.numberValue?.intValue,
-                        maxLength: object["maxLength"]?.numberValue?.intValue)))
+                        maxLength: object["maxLength"]?.numberValue?.intValue, pattern: pattern)))
         case "array":
             if object[OpenAPIExtension.pairs] != nil, let pair = object["items"]?["anyOf"]?.arrayValue, pair.count == 2
             {

@@ -42,7 +42,9 @@ extension Schema {
         case .boolean:
             return .boolean()
         case .integer(let constraints):
+            // Swift's `Int`: values beyond 64 bits do not decode (and a mock refuses them).
             return .integer(
+                format: .int64,
                 maximum: constraints.maximum.map { ($0, exclusive: false) },
                 minimum: constraints.minimum.map { ($0, exclusive: false) },
                 allowedValues: constraints.values?.map { AnyCodable($0) })
@@ -58,6 +60,7 @@ extension Schema {
             return .string(
                 format: constraints.format.map { JSONTypeFormat.StringFormat(rawValue: $0.description) } ?? .generic,
                 minLength: constraints.minLength, maxLength: constraints.maxLength,
+                pattern: constraints.pattern ?? constraints.format?.pattern,
                 allowedValues: constraints.values?.map { AnyCodable($0) })
         case .array(let array):
             return .array(minItems: array.minItems, maxItems: array.maxItems, items: array.items.openAPISchema(names))

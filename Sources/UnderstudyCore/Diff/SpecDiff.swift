@@ -354,7 +354,7 @@ private struct EndpointWalk {
             let to = new["format"]?.stringValue ?? "none"
             add(side == .response ? .breaking : .warning, .formatChanged, location, "the format changed from \(from) to \(to)")
         }
-        for bound in ["minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "minItems", "maxItems"]
+        for bound in ["minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "pattern", "minItems", "maxItems"]
         where old[bound] != new[bound] {
             let from = old[bound].map { "\($0)" } ?? "none"
             let to = new[bound].map { "\($0)" } ?? "none"

@@ -40,9 +40,12 @@ public indirect enum Schema: Sendable, Hashable {
 
     /// A string, optionally constrained.
     public static func string(
-        format: StringFormat? = nil, values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil
+        format: StringFormat? = nil, values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        pattern: String? = nil
     ) -> Schema {
-        .string(StringConstraints(format: format, values: values, minLength: minLength, maxLength: maxLength))
+        .string(
+            StringConstraints(
+                format: format, values: values, minLength: minLength, maxLength: maxLength, pattern: pattern))
     }
 
     /// An integer, optionally constrained.
@@ -100,12 +103,19 @@ public struct StringConstraints: Sendable, Hashable {
     public var values: [String]?
     public var minLength: Int?
     public var maxLength: Int?
+    /// A regular expression (ECMA-262, as JSON Schema's `pattern`) the string must match somewhere: anchor it with
+    /// `^…$` to match the whole string.
+    public var pattern: String?
 
-    public init(format: StringFormat? = nil, values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil) {
+    public init(
+        format: StringFormat? = nil, values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        pattern: String? = nil
+    ) {
         self.format = format
         self.values = values
         self.minLength = minLength
         self.maxLength = maxLength
+        self.pattern = pattern
     }
 }
 

@@ -11,7 +11,8 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
     case dateTimeWithFraction
     /// A full date, `YYYY-MM-DD`.
     case date
-    /// A time of day, `HH:mm:ss` with optional fractional seconds.
+    /// A time of day, `HH:mm:ss` with optional fractional seconds: RFC 3339's `partial-time` (JSON Schema's `time`
+    /// is RFC 3339's `full-time`, which needs an offset).
     case time
     /// A UUID (`123e4567-e89b-12d3-a456-426614174000`, any case).
     case uuid
@@ -33,13 +34,29 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         case .dateTimeWithoutFraction: "date-time-no-fraction"
         case .dateTimeWithFraction: "date-time-fraction"
         case .date: "date"
-        case .time: "time"
+        case .time: "partial-time"
         case .uuid: "uuid"
         case .objectId: "objectid"
         case .email: "email"
         case .uri: "uri"
         case .datePattern(let pattern): "date-pattern(\(pattern))"
         case .integer: "integer"
+        }
+    }
+
+    /// A regular expression (ECMA-262) for tools that do not know the format, so what they generate meets it: `nil`
+    /// for the formats JSON Schema defines and for date patterns.
+    public var pattern: String? {
+        let date = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+        let time = "[0-9]{2}:[0-9]{2}:[0-9]{2}"
+        let offset = "(Z|[+-][0-9]{2}:[0-9]{2})"
+        return switch self {
+        case .dateTimeWithoutFraction: "^\(date)T\(time)\(offset)$"
+        case .dateTimeWithFraction: "^\(date)T\(time)\\.[0-9]+\(offset)$"
+        case .time: "^\(time)(\\.[0-9]+)?$"
+        case .objectId: "^[0-9a-fA-F]{24}$"
+        case .integer: "^-?[0-9]+$"
+        case .dateTime, .date, .uuid, .email, .uri, .datePattern: nil
         }
     }
 

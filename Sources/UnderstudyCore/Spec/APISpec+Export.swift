@@ -105,6 +105,7 @@ extension Schema {
             if let values = constraints.values { object["enum"] = .array(values.map { .string($0) }) }
             if let minimum = constraints.minLength { object["minLength"] = .integer(minimum) }
             if let maximum = constraints.maxLength { object["maxLength"] = .integer(maximum) }
+            if let pattern = constraints.pattern { object["pattern"] = .string(pattern) }
             return .object(object)
         case .array(let array):
             var object: [String: JSONValue] = ["type": "array", "items": array.items.canonicalJSON]

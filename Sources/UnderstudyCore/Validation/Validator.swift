@@ -249,6 +249,10 @@ private struct Walk {
                     found: "\(length) characters")
             }
         }
+        if let pattern = constraints.pattern, !RegularExpression.matches(string, pattern: pattern) {
+            let expected = "a string matching \(pattern)"
+            report(.patternMismatch, "expected \(expected), found \(Render.quoted(string))", expected: expected, found: Render.quoted(string))
+        }
     }
 
     mutating func checkCount(_ count: Int, _ array: ArraySchema) {

@@ -65,6 +65,18 @@ extension Fitness {
                 "`sportType` and `level` are free strings in requests and responses; `visibility` is restricted to "
                 + "public and friends in both."),
         Ambiguity(
+            id: "activity-request-rules", endpoint: "POST /activities",
+            summary:
+                "The guide declares the request bodies' fields and types but no validation rule: not whether a title "
+                + "may be empty, how many participants an activity needs, or which coordinates, durations and "
+                + "distances are accepted.",
+            resolution:
+                "The rules a NestJS backend's DTOs would state are declared on the models, so the mock, `check` and "
+                + "the OpenAPI document agree: `sportType`, `title`, `location` and `level` have at least one "
+                + "character, `participants` is at least 1 (the creator takes a place), `latitude` is within -90...90 "
+                + "and `longitude` within -180...180; on completion, `durationMinutes` is within 0...1440 and "
+                + "`distanceKm` within 0...1000."),
+        Ambiguity(
             id: "activity-leave-undocumented", endpoint: "POST /activities/{id}/leave",
             summary:
                 "Leaving appears only in `ActivitiesService.leaveActivity` (decoding `ActivityLeaveResponse "

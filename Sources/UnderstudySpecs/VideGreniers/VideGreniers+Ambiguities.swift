@@ -129,15 +129,15 @@ extension VideGreniers {
         Ambiguity(
             id: "cross-field-rules-not-expressible",
             summary: """
-                Several documented rules involve more than one field or a pattern: endDate after startDate, \
+                Several documented rules involve more than one field: endDate after startDate, \
                 entryFeeCurrency required with entryFeeAmount, the three early-bird fields required when \
-                allowsEarlyBird is true, the update's id equal to the path id, passwords with an upper-case \
-                letter, a lower-case letter and a digit.
+                allowsEarlyBird is true, the update's id equal to the path id.
                 """,
             resolution: """
-                The schemas carry only single-field rules (lengths, minimums, formats, password minLength 8); \
-                the others are listed in CreateEventCommand.crossFieldRules, UpdateEventCommand.crossFieldRules \
-                and RegisterRequest.passwordRule for the mock to enforce.
+                The schemas carry the single-field rules (lengths, minimums, formats, patterns: a password with \
+                an upper-case letter, a lower-case letter and a digit, strings that are not blank, currency \
+                codes); the others are listed in CreateEventCommand.crossFieldRules and \
+                UpdateEventCommand.crossFieldRules for the mock to enforce.
                 """
         ),
         Ambiguity(

@@ -151,11 +151,13 @@ struct FitnessSpecTests {
         #expect(request["date"] == Property("date", .string(format: .date)))
         #expect(request["time"] == Property("time", .string(format: .dateTime)))
         #expect(request["visibility"] == Property("visibility", .string(values: ["public", "friends"])))
+        #expect(request["participants"] == Property("participants", .integer(minimum: 1)))
+        #expect(request["latitude"]?.schema == .nullable(.number(minimum: -90, maximum: 90)))
         #expect(
             spec.definitions["Apinest.CompleteActivityRequest"]
                 == .object([
-                    Property("durationMinutes", .nullable(.integer()), required: false),
-                    Property("distanceKm", .nullable(.number()), required: false),
+                    Property("durationMinutes", .nullable(.integer(minimum: 0, maximum: 1_440)), required: false),
+                    Property("distanceKm", .nullable(.number(minimum: 0, maximum: 1_000)), required: false),
                 ]))
     }
 
@@ -181,7 +183,8 @@ struct FitnessSpecTests {
             spec.ambiguities.map(\.id) == [
                 "object-id-format", "activity-date-format", "activity-list-example-incomplete",
                 "activities-response-wrapper", "activities-friends-visibility", "activity-detail-auth",
-                "activity-level-sport-values", "activity-leave-undocumented", "post-action-status",
+                "activity-level-sport-values", "activity-request-rules", "activity-leave-undocumented",
+                "post-action-status",
                 "error-message-shape",
             ])
         let endpoints = Set(spec.endpoints.map(\.id))

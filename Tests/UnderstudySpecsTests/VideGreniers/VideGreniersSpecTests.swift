@@ -342,11 +342,14 @@ struct VideGreniersSpecTests {
         #expect(event["earlyBirdTime"]?.schema == .nullable(.string(format: .time)))
         #expect(event["startDate"] == Property("startDate", .string(format: .dateTimeWithoutFraction)))
 
-        #expect(command["title"] == Property("title", .string(minLength: 3, maxLength: 200)))
-        #expect(command["description"] == Property("description", .string(minLength: 10, maxLength: 2000)))
+        #expect(command["title"] == Property("title", .string(minLength: 3, maxLength: 200, pattern: #"\S"#)))
+        #expect(
+            command["description"] == Property("description", .string(minLength: 10, maxLength: 2000, pattern: #"\S"#)))
         #expect(command["startDate"] == Property("startDate", .string(format: .dateTimeWithoutFraction)))
         #expect(command["entryFeeAmount"]?.schema == .nullable(.decimal(minimum: 0)))
-        #expect(command["entryFeeCurrency"]?.schema == .nullable(.string(minLength: 3, maxLength: 3)))
+        #expect(
+            command["entryFeeCurrency"]?.schema == .nullable(.string(minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$")))
+        #expect(command["latitude"]?.schema == .nullable(.number(minimum: -90, maximum: 90)))
         #expect(command["contactEmail"]?.schema == .nullable(.string(format: .email)))
         #expect(command["allowsEarlyBird"] == Property("allowsEarlyBird", .boolean))
         #expect(
@@ -370,9 +373,17 @@ struct VideGreniersSpecTests {
         let cancel = try #require(try endpoint("POST /api/events/{id}/cancel").request)
         #expect(
             findings(#"{"reason": "Pluie"}"#, cancel).map(\.summary) == [
-                "/reason: expected at least 10 characters, found 5"
+                "/reason: expected at least 10 characters, found 5",
+                #"/reason: expected a string matching \S[\s\S]{8,}\S, found "Pluie""#,
             ]
         )
+        // Ten characters once trimmed, spaces inside counted: the pattern states what the length cannot.
+        #expect(findings(#"{"reason": "  Pluie    "}"#, cancel).map(\.summary).count == 1)
+        #expect(findings(#"{"reason": " Pluie fine "}"#, cancel).isEmpty)
+        #expect(
+            findings(#"{"email": "a@b.fr", "password": "alllowercase1"}"#, register).map(\.summary) == [
+                #"/password: expected a string matching ^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9]), found "alllowercase1""#
+            ])
 
         // An app encoding dates with .iso8601 writes what the server binds (the wire contract).
         let command = VideGreniers.CreateEventCommand(

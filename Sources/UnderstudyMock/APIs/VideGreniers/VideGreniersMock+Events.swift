@@ -167,9 +167,6 @@ extension VideGreniersMock {
         let id = try Self.pathID(request, "id")
         let body = try Self.decode(VideGreniers.CancelEventRequest.self, request)
         let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard reason.count >= 10 else {
-            throw MockError(.badRequest, "reason: must have at least 10 characters besides spaces")
-        }
         let data = try await store.write { state -> JSONValue in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "cancel")
             let status = state.events[index].status

@@ -32,5 +32,19 @@ extension Apinest.CreateActivityRequest: SchemaRefining {
         schema.setFormat(.date, of: "date")
         schema.setFormat(.dateTime, of: "time")
         Apinest.allow(Apinest.visibilities, for: "visibility", in: &schema)
+        // The backend's rules (see the `activity-request-rules` ambiguity): class-validator's `@IsNotEmpty()`,
+        // `@Min(1)` and coordinate ranges.
+        for name in ["sportType", "title", "location", "level"] { schema.refine(name) { $0 = .string(minLength: 1) } }
+        schema.refine("participants") { $0 = .integer(minimum: 1) }
+        schema.refine("latitude") { $0 = .number(minimum: -90, maximum: 90) }
+        schema.refine("longitude") { $0 = .number(minimum: -180, maximum: 180) }
+    }
+}
+
+extension Apinest.CompleteActivityRequest: SchemaRefining {
+    public static func refineSchema(_ schema: inout ObjectSchema) {
+        // At most a day, at most 1,000 km (see the `activity-request-rules` ambiguity).
+        schema.refine("durationMinutes") { $0 = .integer(minimum: 0, maximum: 1_440) }
+        schema.refine("distanceKm") { $0 = .number(minimum: 0, maximum: 1_000) }
     }
 }

@@ -5,8 +5,7 @@ extension VideGreniers {
     /// The body of `POST /api/auth/register`.
     ///
     /// Written from the document's JSON example (it gives no Swift model). The password must have at
-    /// least 8 characters, among them an upper-case letter, a lower-case letter and a digit; the
-    /// schema can only say "at least 8 characters", the character classes are checked by the server.
+    /// least 8 characters, among them an upper-case letter, a lower-case letter and a digit (a `pattern`).
     public struct RegisterRequest: Codable, Sendable, Hashable {
         public let email: String
         public let password: String
@@ -19,10 +18,6 @@ extension VideGreniers {
             self.firstName = firstName
             self.lastName = lastName
         }
-
-        /// The password rule the schema cannot express (no pattern support).
-        public static let passwordRule =
-            "password: at least 8 characters with an upper-case letter, a lower-case letter and a digit"
     }
 
     /// The body of `POST /api/auth/login`.
@@ -111,8 +106,11 @@ extension VideGreniers {
 extension VideGreniers.RegisterRequest: SchemaRefining {
     public static func refineSchema(_ schema: inout ObjectSchema) {
         schema.setFormat(.email, of: "email")
-        schema.refine("password") { $0 = .string(minLength: 8) }
+        schema.refine("password") { $0 = .string(minLength: 8, pattern: passwordPattern) }
     }
+
+    /// An upper-case letter, a lower-case letter and a digit, anywhere.
+    static let passwordPattern = "^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])"
 }
 
 extension VideGreniers.LoginRequest: SchemaRefining {

@@ -191,18 +191,29 @@ extension VideGreniers.UpdateEventCommand: SchemaRefining {
 
 extension VideGreniers.CancelEventRequest: SchemaRefining {
     public static func refineSchema(_ schema: inout ObjectSchema) {
-        schema.refine("reason") { $0 = .string(minLength: 10, maxLength: 500) }
+        // At least 10 characters once trimmed: from a non-space character to another, 8 or more between them.
+        schema.refine("reason") { $0 = .string(minLength: 10, maxLength: 500, pattern: #"\S[\s\S]{8,}\S"#) }
     }
 }
 
 extension VideGreniers {
     /// The single-field rules shared by the create and update commands.
     static func refineEventCommand(_ schema: inout ObjectSchema) {
-        schema.refine("title") { $0 = .string(minLength: 3, maxLength: 200) }
-        schema.refine("description") { $0 = .string(minLength: 10, maxLength: 2000) }
+        schema.refine("title") { $0 = .string(minLength: 3, maxLength: 200, pattern: notBlank) }
+        schema.refine("description") { $0 = .string(minLength: 10, maxLength: 2000, pattern: notBlank) }
+        for name in ["street", "city", "postalCode", "country"] {
+            schema.refine(name) { $0 = .string(pattern: notBlank) }
+        }
+        schema.refine("latitude") { $0 = .number(minimum: -90, maximum: 90) }
+        schema.refine("longitude") { $0 = .number(minimum: -180, maximum: 180) }
         schema.setFormat(.email, of: "contactEmail")
-        schema.refine("entryFeeAmount") { $0 = .decimal(minimum: 0) }
-        schema.refine("entryFeeCurrency") { $0 = .string(minLength: 3, maxLength: 3) }
+        for name in ["entryFeeAmount", "earlyBirdFeeAmount"] { schema.refine(name) { $0 = .decimal(minimum: 0) } }
+        for name in ["entryFeeCurrency", "earlyBirdFeeCurrency"] {
+            schema.refine(name) { $0 = .string(minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$") }
+        }
         schema.setFormat(.time, of: "earlyBirdTime")
     }
+
+    /// ASP.NET's `[Required]` refuses a string of spaces: at least one other character.
+    static let notBlank = #"\S"#
 }

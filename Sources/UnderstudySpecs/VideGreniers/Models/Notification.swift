@@ -79,3 +79,10 @@ extension VideGreniers {
         }
     }
 }
+
+extension VideGreniers.CreateNotificationCommand: SchemaRefining {
+    /// ASP.NET's `[Required]` refuses a blank string.
+    public static func refineSchema(_ schema: inout ObjectSchema) {
+        for name in ["title", "message"] { schema.refine(name) { $0 = .string(pattern: VideGreniers.notBlank) } }
+    }
+}

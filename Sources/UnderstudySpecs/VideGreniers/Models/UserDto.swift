@@ -68,3 +68,12 @@ extension VideGreniers {
         public let daysActive: Int
     }
 }
+
+extension VideGreniers.UpdateProfileRequest: SchemaRefining {
+    /// ASP.NET's `[Required]` refuses a blank string; `[StringLength(100)]`.
+    public static func refineSchema(_ schema: inout ObjectSchema) {
+        for name in ["firstName", "lastName"] {
+            schema.refine(name) { $0 = .string(maxLength: 100, pattern: VideGreniers.notBlank) }
+        }
+    }
+}
