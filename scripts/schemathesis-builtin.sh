@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Schemathesis's positive_data_acceptance against the built-in mocks, from the committed OpenAPI documents
+# (specs/openapi): every request the document says is valid must be accepted (2xx, or 401/403/404/409 when the
+# answer depends on who asks or on what exists). A 400 or 422 means a rule the mock enforces and the descriptor
+# does not declare. Exits non-zero on any finding.
+#
+# Phases: coverage and fuzzing (the examples phase names seeded records, whose state decides the answer).
+# Two documents are left out, with what keeps them out:
+# - fitness: Schemathesis reuses the ids it creates, and joining, leaving or completing an activity twice is a
+#   400 that depends on the state (measured: 3 such refusals in 513 cases, no other);
+# - easyco: its PostgREST query parameters (select, order, filters) are free strings in the document, where real
+#   PostgREST refuses most strings; the patterns that would describe them are not declared yet.
+# Needs `schemathesis` on PATH (pip install schemathesis) or SCHEMATHESIS=/path/to/schemathesis.
+# Usage: scripts/schemathesis-builtin.sh [extra schemathesis options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+schemathesis=${SCHEMATHESIS:-schemathesis}
+command -v "$schemathesis" >/dev/null || { echo "schemathesis not found: pip install schemathesis" >&2; exit 2; }
+
+swift build --product understudy >&2
+binary="$(swift build --show-bin-path)/understudy"
+log=$(mktemp)
+scratch=$(mktemp -d)
+"$binary" mock --port 0 --api all >"$log" 2>&1 &
+mock=$!
+trap 'kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null; rm -rf "$log" "$scratch"' EXIT
+for _ in $(seq 1 100); do grep -q '^Ready' "$log" && break; sleep 0.1; done
+grep -q '^Ready' "$log" || { cat "$log" >&2; echo "the mocks did not start" >&2; exit 2; }
+url() { awk -v name="$1" '$1 == name && $2 ~ /^http/ { print $2 }' "$log"; }
+# A fresh token of the API's default user: accessToken (apinest, VideGreniers) or access_token (42).
+token() {
+    curl -sf -X POST "$(url "$1")/__understudy/token" -H 'Content-Type: application/json' -d '{}' \
+        | python3 -c 'import json, sys; body = json.load(sys.stdin); print(body.get("accessToken") or body["access_token"])'
+}
+
+documents="$PWD/specs/openapi"
+cd "$scratch"
+status=0
+for id in achievements videgreniers intra42; do
+    echo "== $id.openapi.json at $(url "$id")"
+    "$schemathesis" run "$documents/$id.openapi.json" --url "$(url "$id")" --checks positive_data_acceptance \
+        --phases coverage,fuzzing -H "Authorization: Bearer $(token "$id")" --no-color "$@" || status=1
+done
+exit $status
