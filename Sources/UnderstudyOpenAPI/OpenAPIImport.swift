@@ -507,7 +507,8 @@ private struct DocumentImport {
         return .object(
             ObjectSchema(
                 properties: names.map { Property($0, schema(properties[$0]!), required: required.contains($0)) },
-                additionalProperties: additional == .bool(false) ? .forbidden : .allowed))
+                additionalProperties: additional == .bool(false) ? .forbidden : .allowed,
+                rules: (object[ObjectRule.extensionName]?.arrayValue ?? []).compactMap(ObjectRule.init(json:))))
     }
 
     /// `allOf`: the properties of every object part together, a part's `required` applying to the others'

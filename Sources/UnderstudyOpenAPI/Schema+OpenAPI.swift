@@ -70,9 +70,11 @@ extension Schema {
                 let schema = property.schema.openAPISchema(names)
                 properties[property.name] = property.required ? schema : schema.optionalSchemaObject()
             }
-            return .object(
+            let schema = JSONSchema.object(
                 properties: properties,
                 additionalProperties: object.additionalProperties == .forbidden ? .a(false) : nil)
+            guard !object.rules.isEmpty else { return schema }
+            return schema.with(vendorExtensions: [ObjectRule.extensionName: object.rules.map(\.json).anyCodable])
         case .map(let map):
             let schema = JSONSchema.object(additionalProperties: .b(map.values.openAPISchema(names)))
             guard map.keys != .string() else { return schema }

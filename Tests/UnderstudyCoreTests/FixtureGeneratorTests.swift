@@ -49,6 +49,26 @@ struct FixtureGeneratorTests {
         }
     }
 
+    /// Generated objects keep their rules between properties, whatever the seed.
+    @Test func generatedObjectsKeepTheirRules() {
+        var slot = ObjectSchema(properties: [
+            Property("begin", .string(format: .dateTime)), Property("end", .string(format: .dateTime)),
+            Property("low", .integer()), Property("high", .integer()),
+            Property("latitude", .nullable(.number()), required: false),
+            Property("longitude", .nullable(.number()), required: false),
+        ])
+        slot.rules = [
+            .after("end", "begin"), .after("high", "low"),
+            .requires("latitude", ["longitude"]), .requires("longitude", ["latitude"]),
+        ]
+        let validator = Validator(definitions: [:])
+        for seed in UInt64(0)..<200 {
+            var generator = FixtureGenerator(seed: seed, definitions: [:], settings: .plain, optionalKeys: .sometimesAbsent)
+            let value = generator.value(for: .object(slot))
+            #expect(validator.validate(value, against: .object(slot)).isEmpty, "seed \(seed): \(value.serialized())")
+        }
+    }
+
     @Test func sameSeedSameBytesOtherSeedOtherBytes() throws {
         let first = try generate(seed: 7, settings: .plain).0.serialized()
         #expect(first == (try generate(seed: 7, settings: .plain).0.serialized()))

@@ -24,6 +24,50 @@ struct ValidatorTests {
         }
     }
 
+    /// JSON Schema's `pattern` is unanchored (a match anywhere), in ECMA-262 syntax; lookaheads are read.
+    @Test func patternsMatchAnywhereUnlessAnchored() throws {
+        let password = Schema.string(pattern: "^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])")
+        #expect(try findings(#""Passw0rd""#, password) == [])
+        #expect(
+            try findings(#""password1""#, password) == [
+                #"error schema.pattern /: expected a string matching ^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9]), found "password1""#
+            ])
+        #expect(try findings(#"" x ""#, .string(pattern: #"\S"#)) == [])
+        #expect(try findings(#""   ""#, .string(pattern: #"\S"#)).count == 1)
+        // A pattern that does not compile refuses nothing.
+        #expect(try findings(#""x""#, .string(pattern: "([")) == [])
+    }
+
+    /// Rules between properties: checked only between present, non-null values of the right types.
+    @Test func objectRulesRelateProperties() throws {
+        var event = ObjectSchema(properties: [
+            Property("startDate", .string(format: .dateTime)),
+            Property("endDate", .string(format: .dateTime)),
+            Property("amount", .nullable(.number()), required: false),
+            Property("currency", .nullable(.string()), required: false),
+            Property("early", .boolean, required: false),
+            Property("earlyTime", .nullable(.string()), required: false),
+        ])
+        event.rules = [.after("endDate", "startDate"), .requires("amount", ["currency"]), .requires("early", ["earlyTime"])]
+        let schema = Schema.object(event)
+        let valid = #"{"startDate": "2025-11-15T10:00:00+02:00", "endDate": "2025-11-15T09:00:00Z", "early": false}"#
+        #expect(try findings(valid, schema) == [])
+        #expect(
+            try findings(#"{"startDate": "2025-11-15T10:00:00Z", "endDate": "2025-11-15T10:00:00Z"}"#, schema) == [
+                #"error schema.object-rule /endDate: expected a value after startDate (string "2025-11-15T10:00:00Z"), found string "2025-11-15T10:00:00Z""#
+            ])
+        #expect(
+            try findings(
+                #"{"startDate": "2025-11-15T00:00:00Z", "endDate": "2025-11-16T00:00:00Z", "amount": 5, "currency": null, "early": true}"#,
+                schema) == [
+                    "error schema.object-rule /currency: required when amount is set (expected a value)",
+                    "error schema.object-rule /earlyTime: required when early is set (expected a value)",
+                ])
+        // A wrong type is its property's finding, not the rule's.
+        #expect(try findings(#"{"startDate": 1, "endDate": "2025-11-15T10:00:00Z"}"#, schema).count == 1)
+        #expect(ObjectRule(json: ObjectRule.requires("amount", ["currency"]).json) == .requires("amount", ["currency"]))
+    }
+
     @Test func aConformingBodyHasNoFindings() throws {
         let body = #"""
             {"_id": "a1", "title": "Run", "participants": 10, "level": "Beginner", "status": 1,

@@ -105,6 +105,7 @@ extension RuleID {
     public static let tooShort: RuleID = "schema.min-length"
     public static let tooLong: RuleID = "schema.max-length"
     public static let patternMismatch: RuleID = "schema.pattern"
+    public static let objectRuleBroken: RuleID = "schema.object-rule"
     public static let tooFewItems: RuleID = "schema.min-items"
     public static let tooManyItems: RuleID = "schema.max-items"
     public static let unknownProperty: RuleID = "schema.unknown-property"

@@ -363,6 +363,12 @@ private struct EndpointWalk {
     }
 
     mutating func compareObjects(_ old: JSONValue, _ new: JSONValue, side: Side, path: String) {
+        if old[ObjectRule.extensionName] != new[ObjectRule.extensionName] {
+            let location = "\(side == .request ? "request" : "response") \(path.isEmpty ? "/" : path)"
+            let from = old[ObjectRule.extensionName]?.serialized() ?? "none"
+            let to = new[ObjectRule.extensionName]?.serialized() ?? "none"
+            add(.warning, .constraintChanged, location, "the rules between properties changed from \(from) to \(to)")
+        }
         let oldProperties = old["properties"]?.objectValue ?? [:]
         let newProperties = new["properties"]?.objectValue ?? [:]
         let oldRequired = Set((old["required"]?.arrayValue ?? []).compactMap(\.stringValue))

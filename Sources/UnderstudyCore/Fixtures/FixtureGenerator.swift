@@ -65,6 +65,7 @@ public struct FixtureGenerator {
                 }
                 members[property.name] = value(for: property.schema, name: property.name, depth: depth + 1)
             }
+            for rule in object.rules { keep(rule, in: &members, object: object, depth: depth) }
             return .object(members)
         case .map(let map):
             var members: [String: JSONValue] = [:]
@@ -181,6 +182,28 @@ public struct FixtureGenerator {
         case .dateTimeWithFraction: return Self.isoDate(dateNear(), fraction: true)
         case .datePattern(let pattern): return DateTimeSyntax.formatter(pattern).string(from: dateNear())
         case .integer: return String(random.int(in: 1...99))
+        }
+    }
+
+    /// Makes generated members meet a rule between them: the later value swapped with the earlier one (a second
+    /// later when they are equal), the properties a set one requires generated.
+    private mutating func keep(_ rule: ObjectRule, in members: inout [String: JSONValue], object: ObjectSchema, depth: Int) {
+        switch rule {
+        case .after(let property, let other):
+            guard let value = members[property], let bound = members[other],
+                ObjectRule.isAfter(value, bound) == false
+            else { return }
+            if ObjectRule.isAfter(bound, value) == true {
+                (members[property], members[other]) = (bound, value)
+            } else {
+                members[property] = ObjectRule.later(value)
+            }
+        case .requires(let property, let required):
+            guard let value = members[property], value != JSONValue.null, value != .bool(false) else { return }
+            for name in required where members[name].map({ $0 == JSONValue.null }) ?? true {
+                guard let schema = object[name]?.schema.nonNull else { continue }
+                members[name] = self.value(for: schema, name: name, depth: depth + 1)
+            }
         }
     }
 

@@ -185,10 +185,15 @@ public struct ObjectSchema: Sendable, Hashable {
     /// The properties, in declaration order.
     public var properties: [Property]
     public var additionalProperties: AdditionalProperties
+    /// Rules between properties, checked once every property is valid on its own.
+    public var rules: [ObjectRule]
 
-    public init(properties: [Property], additionalProperties: AdditionalProperties = .allowed) {
+    public init(
+        properties: [Property], additionalProperties: AdditionalProperties = .allowed, rules: [ObjectRule] = []
+    ) {
         self.properties = properties
         self.additionalProperties = additionalProperties
+        self.rules = rules
     }
 
     /// The property with a JSON name, if declared.

@@ -113,13 +113,15 @@ extension Schema {
             if let maximum = array.maxItems { object["maxItems"] = .integer(maximum) }
             return .object(object)
         case .object(let schema):
-            return [
+            var object: [String: JSONValue] = [
                 "type": "object",
                 "properties": .object(
                     Dictionary(uniqueKeysWithValues: schema.properties.map { ($0.name, $0.schema.canonicalJSON) })),
                 "required": .array(schema.properties.filter(\.required).map { .string($0.name) }),
                 "additionalProperties": .bool(schema.additionalProperties == .allowed),
             ]
+            if !schema.rules.isEmpty { object[ObjectRule.extensionName] = .array(schema.rules.map(\.json)) }
+            return .object(object)
         case .map(let map):
             return ["type": "object", "propertyNames": map.keys.canonicalJSON, "additionalProperties": map.values.canonicalJSON]
         case .pairs(let key, let value):

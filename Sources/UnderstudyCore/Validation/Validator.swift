@@ -278,6 +278,7 @@ private struct Walk {
             path.removeLast()
             if shouldStop { return }
         }
+        for rule in object.rules { checkRule(rule, members) }
         // Every member matched a declared property: nothing unknown to report.
         guard matched < members.count else { return }
         let declared = Set(object.properties.map(\.name))
@@ -292,6 +293,37 @@ private struct Walk {
                 report(.forbiddenProperty, "property is not allowed here", expected: nil, found: Render.found(members[key]!))
             }
             path.removeLast()
+        }
+    }
+}
+
+extension Walk {
+    /// Reports a broken rule between properties at the property it names first; values of the wrong type are
+    /// left to their own findings.
+    mutating func checkRule(_ rule: ObjectRule, _ members: [String: JSONValue]) {
+        func present(_ name: String) -> JSONValue? {
+            guard let value = members[name], value != JSONValue.null else { return nil }
+            return value
+        }
+        switch rule {
+        case .after(let property, let other):
+            guard let value = present(property), let bound = present(other),
+                let isAfter = ObjectRule.isAfter(value, bound), !isAfter
+            else { return }
+            path.append(.key(property))
+            report(
+                .objectRuleBroken, "expected a value after \(other) (\(Render.found(bound))), found \(Render.found(value))",
+                expected: "after \(other)", found: Render.found(value))
+            path.removeLast()
+        case .requires(let property, let required):
+            guard let value = present(property), value != .bool(false) else { return }
+            for name in required where present(name) == nil {
+                path.append(.key(name))
+                report(
+                    .objectRuleBroken, "required when \(property) is set (expected a value)", expected: "a value",
+                    found: members[name] == nil ? "absent" : "null")
+                path.removeLast()
+            }
         }
     }
 }

@@ -35,8 +35,12 @@ public protocol MockBehaviour: Sendable {
     /// The body of an error the engine or a handler produced. Defaults to the spec's envelope.
     func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse
 
-    /// The status for a request that breaks the descriptor (400 by default; the 42 API answers 422).
+    /// The status for a request that breaks the descriptor (400 by default).
     var validationStatus: HTTPStatus { get }
+
+    /// The status for a body whose values have the right types but break a rule on their content (a pattern, a
+    /// rule between properties): ``validationStatus`` by default; Rails answers its model validations 422.
+    var ruleStatus: HTTPStatus { get }
 
     /// What the API's framework does with a request body of a media type (`text/plain`, lower-cased, without
     /// parameters): `nil` when it reads it, as the JSON and form media types are read by default.
@@ -78,6 +82,8 @@ extension MockBehaviour {
     }
 
     public var validationStatus: HTTPStatus { .badRequest }
+
+    public var ruleStatus: HTTPStatus { validationStatus }
 
     public var acceptsArrayBodies: Bool { false }
 

@@ -273,7 +273,8 @@ public final class MockEngine: Sendable {
         }
         if route.isDocumented {
             try RequestValidation(
-                route: route, status: behaviour.validationStatus, arrays: behaviour.acceptsArrayBodies, body: validatesBody
+                route: route, status: behaviour.validationStatus, ruleStatus: behaviour.ruleStatus,
+                arrays: behaviour.acceptsArrayBodies, body: validatesBody
             )
             .validate(&request)
         } else {

@@ -8,6 +8,8 @@ import UnderstudyCore
 struct RequestValidation {
     let route: MockEngine.Route
     let status: HTTPStatus
+    /// The status when every error is a body value breaking a rule on its content (``MockBehaviour/ruleStatus``).
+    var ruleStatus: HTTPStatus
     var arrays = false
     /// Whether the body is judged; `false` for a media type taken as it comes (only parameters are).
     var body = true
@@ -70,14 +72,21 @@ struct RequestValidation {
                 ? finding.message
                 : "\(Self.field(JSONPointer(tokens: index + finding.pointer.tokens))): \(finding.message)"
         }
+        guard !problems.isEmpty else { return }
+        let base = errors.allSatisfy { Self.isRuleFinding($0.1) } ? ruleStatus : status
         let pathOnly = errors.allSatisfy { $0.1.message.hasPrefix("\(Parameter.Location.path.rawValue) parameter ") }
-        if !problems.isEmpty { throw MockError(refusalStatus(pathOnly: pathOnly), messages: problems) }
+        throw MockError(refusalStatus(base, pathOnly: pathOnly), messages: problems)
+    }
+
+    /// A body value of the right type that breaks a rule on its content.
+    private static func isRuleFinding(_ finding: Diagnostic) -> Bool {
+        finding.rule == .request(.patternMismatch) || finding.rule == .request(.objectRuleBroken)
     }
 
     /// The status of a refusal: the behaviour's, unless the endpoint's OpenAPI document declares responses and
     /// not that one nor `default`. Then, as Prism negotiates, 422 or 400 where documented; and a request whose
     /// only fault is a path value names no resource: 404 where documented.
-    private func refusalStatus(pathOnly: Bool) -> HTTPStatus {
+    private func refusalStatus(_ status: HTTPStatus, pathOnly: Bool) -> HTTPStatus {
         let responses = route.endpoint.responses
         let documented = Set(responses.compactMap(\.status))
         guard !responses.isEmpty, !documented.contains(status.rawValue), !responses.contains(where: { $0.status == nil })

@@ -136,8 +136,9 @@ extension VideGreniers {
             resolution: """
                 The schemas carry the single-field rules (lengths, minimums, formats, patterns: a password with \
                 an upper-case letter, a lower-case letter and a digit, strings that are not blank, currency \
-                codes); the others are listed in CreateEventCommand.crossFieldRules and \
-                UpdateEventCommand.crossFieldRules for the mock to enforce.
+                codes) and the rules between fields of one body (x-understudy-rules: endDate after startDate, \
+                latitude and longitude together, the currency with the fee, the early-bird fields with \
+                allowsEarlyBird); the mock checks the update's id against the path.
                 """
         ),
         Ambiguity(

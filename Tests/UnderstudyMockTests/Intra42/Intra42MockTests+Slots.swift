@@ -64,22 +64,25 @@ extension Intra42MockTests {
         let harness = try await Intra42Harness.make()
         let token = try await harness.token()
         let id = harness.defaultUser.id
+        let quarterHour = #"T[0-9]{2}:(00|15|30|45):00(\.0+)?([Zz]|[+-][0-9]{2}:(00|15|30|45))$"#
         let cases: [(String, String, [String])] = [
             (
                 "2025-11-25T10:00:00Z", "2025-11-25T09:00:00Z",
-                ["slot.end_at: must be after begin_at (2025-11-25T10:00:00Z), found 2025-11-25T09:00:00Z"]
+                [
+                    #"slot.end_at: expected a value after begin_at (string "2025-11-25T10:00:00Z"), found string "2025-11-25T09:00:00Z""#
+                ]
             ),
             (
                 "2025-11-25T10:00:00Z", "2025-11-25T10:00:00Z",
-                ["slot.end_at: must be after begin_at (2025-11-25T10:00:00Z), found 2025-11-25T10:00:00Z"]
+                [
+                    #"slot.end_at: expected a value after begin_at (string "2025-11-25T10:00:00Z"), found string "2025-11-25T10:00:00Z""#
+                ]
             ),
             (
                 "2025-11-25T10:07:00Z", "2025-11-25T10:30:30Z",
                 [
-                    "slot.begin_at: must be on a quarter hour (:00, :15, :30 or :45 with no seconds), "
-                        + "found 2025-11-25T10:07:00Z",
-                    "slot.end_at: must be on a quarter hour (:00, :15, :30 or :45 with no seconds), "
-                        + "found 2025-11-25T10:30:30Z",
+                    #"slot.begin_at: expected a string matching \#(quarterHour), found "2025-11-25T10:07:00Z""#,
+                    #"slot.end_at: expected a string matching \#(quarterHour), found "2025-11-25T10:30:30Z""#,
                 ]
             ),
             (
@@ -91,10 +94,9 @@ extension Intra42MockTests {
             ),
             (
                 "2025-11-17T10:00:00Z", "2025-11-17T09:00:00Z",
+                // The descriptor's rule refuses it before the clock's rule is looked at.
                 [
-                    "slot.end_at: must be after begin_at (2025-11-17T10:00:00Z), found 2025-11-17T09:00:00Z",
-                    "slot.begin_at: must be at least 30 minutes from now (2025-11-18T10:50:00.000Z or later), "
-                        + "found 2025-11-17T10:00:00Z",
+                    #"slot.end_at: expected a value after begin_at (string "2025-11-17T10:00:00Z"), found string "2025-11-17T09:00:00Z""#
                 ]
             ),
             (

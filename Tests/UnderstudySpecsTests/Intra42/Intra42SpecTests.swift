@@ -246,7 +246,12 @@ struct Intra42SpecTests {
         #expect(slot["user"] == Property("user", .any))
 
         let fields = try object("Intra42.NewSlotRequest.Fields")
-        #expect(fields["begin_at"] == Property("begin_at", .string(format: .dateTime)))
+        #expect(
+            fields["begin_at"]
+                == Property(
+                    "begin_at",
+                    .string(format: .dateTime, pattern: #"T[0-9]{2}:(00|15|30|45):00(\.0+)?([Zz]|[+-][0-9]{2}:(00|15|30|45))$"#)))
+        #expect(fields.rules == [.after("end_at", "begin_at")])
         let campus = try object("Intra42.Campus")
         #expect(campus["language"] == Property("language", .ref("Intra42.Campus.Language")))
         #expect(try object("Intra42.UserCampus.Language").properties.map(\.name) == ["name", "identifier"])

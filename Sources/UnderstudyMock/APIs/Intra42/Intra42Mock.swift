@@ -112,6 +112,9 @@ public struct Intra42Mock: MockBehaviour {
         }
     }
 
+    /// Rails answers its model validations (a slot on a quarter hour, ending after it begins) 422.
+    public var ruleStatus: HTTPStatus { .unprocessableEntity }
+
     /// The 42 body, `{"error", "message"}`; a 401 says `Not authorized` and carries a Bearer challenge.
     public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
         if let body = error.body { return .json(body, status: error.status.rawValue, headers: error.headers) }

@@ -68,24 +68,10 @@ struct VideGreniersEventDetails {
             json: json)
     }
 
-    /// Every broken rule, each message starting with the field it is about.
+    /// Every broken rule that depends on the state (the descriptor's rules were checked before), each message
+    /// starting with the field it is about.
     func problems(in current: VideGreniersMock.State) -> [String] {
         var problems: [String] = []
-        if endDate <= startDate { problems.append("endDate: must be after startDate") }
-        if latitude != nil && longitude == nil { problems.append("longitude: is required when latitude is set") }
-        if longitude != nil && latitude == nil { problems.append("latitude: is required when longitude is set") }
-        if entryFeeAmount != nil && entryFeeCurrency == nil {
-            problems.append("entryFeeCurrency: is required when entryFeeAmount is set")
-        }
-        if allowsEarlyBird {
-            if earlyBirdTime == nil { problems.append("earlyBirdTime: is required when allowsEarlyBird is true") }
-            if earlyBirdFeeAmount == nil {
-                problems.append("earlyBirdFeeAmount: is required when allowsEarlyBird is true")
-            }
-            if earlyBirdFeeCurrency == nil {
-                problems.append("earlyBirdFeeCurrency: is required when allowsEarlyBird is true")
-            }
-        }
         if let categoryId, current.category(categoryId) == nil {
             problems.append("categoryId: no category has the id \(categoryId.uuidString.lowercased())")
         }

@@ -50,8 +50,14 @@ extension Intra42.Slot: SchemaRefining {
 }
 
 extension Intra42.NewSlotRequest.Fields: SchemaRefining {
+    /// Date-times on a quarter hour (the app's 15-minute segments), the end after the beginning.
     public static func refineSchema(_ schema: inout ObjectSchema) {
-        schema.setFormat(.dateTime, of: "begin_at")
-        schema.setFormat(.dateTime, of: "end_at")
+        for name in ["begin_at", "end_at"] {
+            schema.refine(name) { $0 = .string(format: .dateTime, pattern: quarterHour) }
+        }
+        schema.rules = [.after("end_at", "begin_at")]
     }
+
+    /// `:00`, `:15`, `:30` or `:45`, with no seconds, in an offset that keeps quarter hours.
+    static let quarterHour = #"T[0-9]{2}:(00|15|30|45):00(\.0+)?([Zz]|[+-][0-9]{2}:(00|15|30|45))$"#
 }

@@ -7,7 +7,7 @@ extension VideGreniers {
     /// Not in the document: written from the facts of the project's inventory (ENDPOINTS.md), as an iOS
     /// developer would. Dates are `Date`, sent by the app's plain `JSONEncoder()` as numbers (seconds
     /// since 2001), consistently with how it decodes them; see the `event-command-dates` ambiguity.
-    /// The rules that involve several fields are listed in ``crossFieldRules``.
+    /// The rules that involve several fields are the schema's ``ObjectRule``s.
     public struct CreateEventCommand: Codable, Sendable, Hashable {
         /// 3 to 200 characters.
         public let title: String
@@ -87,19 +87,12 @@ extension VideGreniers {
             self.earlyBirdFeeCurrency = earlyBirdFeeCurrency
             self.categoryId = categoryId
         }
-
-        /// The server's rules that involve several fields, which a schema cannot express.
-        public static let crossFieldRules = [
-            "endDate must be after startDate",
-            "entryFeeCurrency is required when entryFeeAmount is set",
-            "earlyBirdTime, earlyBirdFeeAmount and earlyBirdFeeCurrency are required when allowsEarlyBird is true",
-        ]
     }
 
     /// The body of `PUT /api/events/{id}`: the fields of ``CreateEventCommand`` plus `id`.
     ///
     /// Not in the document: written from the facts of the project's inventory (ENDPOINTS.md). `id` must
-    /// equal the `{id}` of the path; see ``crossFieldRules``.
+    /// equal the `{id}` of the path (the mock checks it: no schema relates a body to its path).
     public struct UpdateEventCommand: Codable, Sendable, Hashable {
         public let id: UUID
         /// 3 to 200 characters.
@@ -158,10 +151,6 @@ extension VideGreniers {
             earlyBirdFeeCurrency = command.earlyBirdFeeCurrency
             categoryId = command.categoryId
         }
-
-        /// The server's rules that involve several fields or the path, which a schema cannot express.
-        public static let crossFieldRules =
-            ["id must equal the {id} of the path"] + CreateEventCommand.crossFieldRules
     }
 
     /// The body of `POST /api/events/{id}/cancel`.
@@ -212,6 +201,12 @@ extension VideGreniers {
             schema.refine(name) { $0 = .string(minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$") }
         }
         schema.setFormat(.time, of: "earlyBirdTime")
+        schema.rules = [
+            .after("endDate", "startDate"),
+            .requires("latitude", ["longitude"]), .requires("longitude", ["latitude"]),
+            .requires("entryFeeAmount", ["entryFeeCurrency"]),
+            .requires("allowsEarlyBird", ["earlyBirdTime", "earlyBirdFeeAmount", "earlyBirdFeeCurrency"]),
+        ]
     }
 
     /// ASP.NET's `[Required]` refuses a string of spaces: at least one other character.
