@@ -91,6 +91,21 @@ public indirect enum Schema: Sendable, Hashable {
         if case .nullable(let wrapped) = self { return wrapped.nonNull }
         return self
     }
+
+    /// The schema behind references and ``nullable(_:)``; `nil` for a reference that is missing or circular.
+    package func resolved(in definitions: SchemaDefinitions) -> Schema? {
+        var current = self
+        for _ in 0..<16 {
+            switch current {
+            case .ref(let name):
+                guard let definition = definitions[name] else { return nil }
+                current = definition
+            case .nullable(let wrapped): current = wrapped
+            default: return current
+            }
+        }
+        return nil
+    }
 }
 
 /// Constraints on a string.
