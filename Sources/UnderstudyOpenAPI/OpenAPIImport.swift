@@ -504,7 +504,12 @@ private struct DocumentImport {
             required.filter { properties[$0] != nil } + properties.keys.filter { !required.contains($0) }.sorted()
         return .object(
             ObjectSchema(
-                properties: names.map { Property($0, schema(properties[$0]!), required: required.contains($0)) },
+                properties: names.map { name in
+                    var property = Property(name, schema(properties[name]!), required: required.contains(name))
+                    if properties[name]?["readOnly"] == .bool(true) { property.access = .readOnly }
+                    if properties[name]?["writeOnly"] == .bool(true) { property.access = .writeOnly }
+                    return property
+                },
                 additionalProperties: additional == .bool(false) ? .forbidden : .allowed))
     }
 

@@ -129,6 +129,35 @@ struct PublicDocumentTests {
         }
     }
 
+    /// Train Travel's card `cvc` is `writeOnly` and required: required of a request, never in a response (generated
+    /// ones leave it out); a booking's `readOnly` id is never asked of a request.
+    @Test func writeOnlyIsRequiredOfRequestsOnlyAndReadOnlyOfResponsesOnly() throws {
+        let spec = try SpecMockTests.spec(Self.folder.appendingPathComponent("train-travel.yaml").path)
+        guard case .object(let payment)? = spec.definitions["BookingPayment"],
+            case .oneOf(let sources)? = payment["source"]?.schema, case .object(let card) = sources[0]
+        else {
+            Issue.record("BookingPayment.source is not the card-or-bank alternative")
+            return
+        }
+        #expect(card["cvc"]?.access == .writeOnly)
+        #expect(payment["id"]?.access == .readOnly)
+        let withoutCVC: JSONValue = [
+            "name": "J. Doe", "number": "4242", "exp_month": 12, "exp_year": 2030, "address_country": "gb",
+        ]
+        let request = Validator(definitions: spec.definitions, direction: .request)
+        #expect(request.validate(withoutCVC, against: .object(card)).map(\.summary) == [
+            "/cvc: required property is missing (expected integer)"
+        ])
+        #expect(Validator(definitions: spec.definitions).validate(withoutCVC, against: .object(card)) == [])
+        for seed in 0..<20 {
+            var generator = FixtureGenerator(seed: UInt64(seed), definitions: spec.definitions)
+            #expect(generator.value(for: .object(card))["cvc"] == nil)
+            generator.direction = .request
+            #expect(generator.value(for: .object(card))["cvc"] != nil)
+            #expect(generator.value(for: .ref("BookingPayment"))["id"] == nil)
+        }
+    }
+
     /// A form's fields are text: `start=0` is the integer the schema asks for. USPTO's 404 is a bare string: the
     /// message.
     @Test func aFormOfNumbersIsAcceptedAndAStringErrorIsTheMessage() async throws {

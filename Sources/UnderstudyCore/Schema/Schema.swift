@@ -218,12 +218,40 @@ public struct Property: Sendable, Hashable {
     public var name: String
     public var schema: Schema
     public var required: Bool
+    /// Whether the property is in requests, responses or both (OpenAPI's `readOnly` / `writeOnly`); `required`
+    /// holds only where it is.
+    public var access: PropertyAccess = .readWrite
 
     public init(_ name: String, _ schema: Schema, required: Bool = true) {
         self.name = name
         self.schema = schema
         self.required = required
     }
+}
+
+extension Property {
+    /// Whether the property belongs in a message going `direction`: a `readOnly` one is not in requests, a
+    /// `writeOnly` one not in responses.
+    public func belongs(in direction: MessageDirection) -> Bool {
+        switch (access, direction) {
+        case (.readOnly, .request), (.writeOnly, .response): false
+        default: true
+        }
+    }
+}
+
+/// Which messages a property is in: OpenAPI's `readOnly` (the server's answers only) and `writeOnly` (the
+/// client's requests only).
+public enum PropertyAccess: String, Sendable, Hashable {
+    case readWrite
+    case readOnly
+    case writeOnly
+}
+
+/// Which way a body goes: what a ``Validator`` requires and a ``FixtureGenerator`` writes depend on it.
+public enum MessageDirection: Sendable, Hashable {
+    case request
+    case response
 }
 
 /// Named schemas that ``Schema/ref(_:)`` points to, keyed by model name.

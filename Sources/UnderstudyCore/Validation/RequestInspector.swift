@@ -47,7 +47,7 @@ public struct RequestInspector: Sendable {
     /// - Returns: every finding; only error-level findings make the request invalid.
     public func inspect(body: [UInt8], contentType: String?, parameter value: (Parameter) -> String?) -> Inspection {
         var findings: [Diagnostic] = []
-        let validator = Validator(definitions: spec.definitions)
+        let validator = Validator(definitions: spec.definitions, direction: .request)
         for parameter in endpoint.parameters {
             let label = "\(parameter.location.rawValue) parameter \(parameter.name)"
             guard let text = value(parameter) else {
