@@ -506,7 +506,12 @@ private struct DocumentImport {
             required.filter { properties[$0] != nil } + properties.keys.filter { !required.contains($0) }.sorted()
         return .object(
             ObjectSchema(
-                properties: names.map { Property($0, schema(properties[$0]!), required: required.contains($0)) },
+                properties: names.map { name in
+                    var property = Property(name, schema(properties[name]!), required: required.contains(name))
+                    if properties[name]?["readOnly"] == .bool(true) { property.access = .readOnly }
+                    if properties[name]?["writeOnly"] == .bool(true) { property.access = .writeOnly }
+                    return property
+                },
                 additionalProperties: additional == .bool(false) ? .forbidden : .allowed,
                 rules: (object[ObjectRule.extensionName]?.arrayValue ?? []).compactMap(ObjectRule.init(json:))))
     }
@@ -527,8 +532,7 @@ private struct DocumentImport {
                 current = schema(document["components"]?["schemas"]?[key] ?? [:])
             }
             switch current {
-            case .object(let object):
-                properties += object.properties.filter { property in !properties.contains { $0.name == property.name } }
+            case .object(let object): properties = Self.merged(properties, object.properties)
             case .any: continue
             default: return .any
             }
@@ -540,6 +544,41 @@ private struct DocumentImport {
                     if required.contains(property.name) { property.required = true }
                     return property
                 }))
+    }
+
+    /// Two parts' properties together; one both describe (`data: array of object`, then `data: array of Station`)
+    /// is both descriptions combined.
+    private static func merged(_ first: [Property], _ second: [Property]) -> [Property] {
+        var properties = first
+        for property in second {
+            guard let index = properties.firstIndex(where: { $0.name == property.name }) else {
+                properties.append(property)
+                continue
+            }
+            properties[index].schema = combined(properties[index].schema, property.schema)
+            properties[index].required = properties[index].required || property.required
+        }
+        return properties
+    }
+
+    /// What two `allOf` parts say of one value: both objects' properties, both arrays' items combined; otherwise
+    /// the later part, which refines the earlier one (a wrapper's `items: {type: object}` by a model).
+    private static func combined(_ first: Schema, _ second: Schema) -> Schema {
+        switch (first, second) {
+        case (.any, _): return second
+        case (_, .any): return first
+        case (.object(let earlier), .object(let later)):
+            return .object(
+                ObjectSchema(
+                    properties: merged(earlier.properties, later.properties),
+                    additionalProperties: later.additionalProperties))
+        case (.array(let earlier), .array(let later)):
+            return .array(
+                ArraySchema(
+                    items: combined(earlier.items, later.items), minItems: later.minItems ?? earlier.minItems,
+                    maxItems: later.maxItems ?? earlier.maxItems))
+        default: return second
+        }
     }
 
     private static func isNull(_ schema: JSONValue) -> Bool {

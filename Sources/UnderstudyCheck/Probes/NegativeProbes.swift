@@ -40,7 +40,10 @@ struct NegativeProbes {
         }
         // Authentication is one middleware in front of every route: one endpoint says enough, and a server
         // that gets it wrong is not reported once per route.
-        let protected = reachable.filter { $0.0.auth.isProtected }
+        // One that documents its 401 first: an imported operation may document none.
+        let protected =
+            reachable.filter { $0.0.auth.isProtected && $0.0.documents(.unauthorized) }
+            + reachable.filter { $0.0.auth.isProtected && !$0.0.documents(.unauthorized) }
         if let target = protected.first(where: { $0.0.path.parameterNames.isEmpty }) ?? protected.first {
             probes += unauthenticated(target.0, path: target.1)
         }
@@ -111,13 +114,16 @@ struct NegativeProbes {
             variants = [("a request without a credential", nil)]
         }
         let challenge = Self.challenge(for: spec.auth)
+        // An imported operation that documents neither 401 nor `default` says nothing of how it refuses: a document
+        // problem, reported once as a warning, not a failed build.
+        let severity: Diagnostic.Severity = endpoint.documents(.unauthorized) ? .error : .warning
         return variants.map { variant in
             var unauthenticated = session.request(endpoint, path: path, query: query, authenticated: false)
             if let authorization = variant.authorization { unauthenticated.headers.set("Authorization", authorization) }
             let request = unauthenticated
             let verdict = RefusalVerdict(
                 spec: spec, expected: .unauthorized, what: variant.what, wrongStatus: .probeAuthStatus,
-                accepted: .probeAuthNotRefused, challenge: challenge)
+                accepted: .probeAuthNotRefused, challenge: challenge, statusSeverity: severity)
             return send(request, to: endpoint, judgedBy: verdict)
         }
     }

@@ -88,6 +88,7 @@ extension APISpec {
 
         var request: JSONValue?
         if let model = endpoint.request {
+            generator.direction = .request
             switch exampleUse(endpoint.examples.request, model: model) {
             case .verbatim(let example): request = example
             case .rejected(let reason):
@@ -95,6 +96,7 @@ extension APISpec {
                 request = generator.value(for: model.schema)
             case .absent: request = generator.value(for: model.schema)
             }
+            generator.direction = .response
         }
 
         if let model = endpoint.response {

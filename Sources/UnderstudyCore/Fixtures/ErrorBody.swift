@@ -23,10 +23,16 @@ package enum ErrorBody {
     ) -> JSONValue {
         var generator = FixtureGenerator(seed: UInt64(status.rawValue), definitions: definitions, settings: settings)
         let generated = generator.value(for: schema)
-        guard case .object(var members) = generated, let object = objectSchema(schema, definitions: definitions) else {
+        let message = messages.isEmpty ? HTTPStatus.reason(status) : messages.joined(separator: "; ")
+        let resolved = schema.resolved(in: definitions)
+        // An error that is only a string (`schema: {type: string}`) is the message.
+        if case .string(let constraints)? = resolved, constraints.values == nil, constraints.format == nil {
+            let text = constraints.maxLength.map { String(message.prefix($0)) } ?? message
+            return text.count >= (constraints.minLength ?? 0) ? .string(text) : generated
+        }
+        guard case .object(var members) = generated, case .object(let object)? = resolved else {
             return generated
         }
-        let message = messages.isEmpty ? HTTPStatus.reason(status) : messages.joined(separator: "; ")
         for property in object.properties {
             let key = property.name.lowercased()
             let candidate: JSONValue?
@@ -56,21 +62,5 @@ package enum ErrorBody {
             if !findings.contains(where: { $0.severity == .error }) { members = trial }
         }
         return .object(members)
-    }
-
-    /// The object schema behind references and `nullable`.
-    private static func objectSchema(_ schema: Schema, definitions: SchemaDefinitions) -> ObjectSchema? {
-        var current = schema
-        for _ in 0..<16 {
-            switch current {
-            case .ref(let name):
-                guard let definition = definitions[name] else { return nil }
-                current = definition
-            case .nullable(let wrapped): current = wrapped
-            case .object(let object): return object
-            default: return nil
-            }
-        }
-        return nil
     }
 }

@@ -19,6 +19,8 @@ public struct FixtureGenerator {
 
     /// Whether optional keys are sometimes left out, or always sent (`null` when there is no value).
     public let optionalKeys: OptionalKeyStyle
+    /// Responses by default: a `writeOnly` property is left out of them, a `readOnly` one out of requests.
+    public var direction = MessageDirection.response
 
     public init(
         seed: UInt64, definitions: SchemaDefinitions = [:], settings: DecoderSettings = .plain,
@@ -57,7 +59,7 @@ public struct FixtureGenerator {
             return .array((0..<count).map { _ in value(for: array.items, name: elementName, depth: depth + 1) })
         case .object(let object):
             var members: [String: JSONValue] = [:]
-            for property in object.properties {
+            for property in object.properties where property.belongs(in: direction) {
                 if !property.required && optionalKeys == .sometimesAbsent && !random.chance(0.8) { continue }
                 if property.schema.acceptsNull && !property.required && random.chance(0.15) {
                     members[property.name] = .null

@@ -94,6 +94,21 @@ public indirect enum Schema: Sendable, Hashable {
         if case .nullable(let wrapped) = self { return wrapped.nonNull }
         return self
     }
+
+    /// The schema behind references and ``nullable(_:)``; `nil` for a reference that is missing or circular.
+    package func resolved(in definitions: SchemaDefinitions) -> Schema? {
+        var current = self
+        for _ in 0..<16 {
+            switch current {
+            case .ref(let name):
+                guard let definition = definitions[name] else { return nil }
+                current = definition
+            case .nullable(let wrapped): current = wrapped
+            default: return current
+            }
+        }
+        return nil
+    }
 }
 
 /// Constraints on a string.
@@ -218,12 +233,40 @@ public struct Property: Sendable, Hashable {
     public var name: String
     public var schema: Schema
     public var required: Bool
+    /// Whether the property is in requests, responses or both (OpenAPI's `readOnly` / `writeOnly`); `required`
+    /// holds only where it is.
+    public var access: PropertyAccess = .readWrite
 
     public init(_ name: String, _ schema: Schema, required: Bool = true) {
         self.name = name
         self.schema = schema
         self.required = required
     }
+}
+
+extension Property {
+    /// Whether the property belongs in a message going `direction`: a `readOnly` one is not in requests, a
+    /// `writeOnly` one not in responses.
+    public func belongs(in direction: MessageDirection) -> Bool {
+        switch (access, direction) {
+        case (.readOnly, .request), (.writeOnly, .response): false
+        default: true
+        }
+    }
+}
+
+/// Which messages a property is in: OpenAPI's `readOnly` (the server's answers only) and `writeOnly` (the
+/// client's requests only).
+public enum PropertyAccess: String, Sendable, Hashable {
+    case readWrite
+    case readOnly
+    case writeOnly
+}
+
+/// Which way a body goes: what a ``Validator`` requires and a ``FixtureGenerator`` writes depend on it.
+public enum MessageDirection: Sendable, Hashable {
+    case request
+    case response
 }
 
 /// Named schemas that ``Schema/ref(_:)`` points to, keyed by model name.

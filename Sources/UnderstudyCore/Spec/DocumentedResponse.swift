@@ -107,4 +107,10 @@ extension AnyEndpoint {
     public func documentedResponse(for status: Int) -> DocumentedResponse? {
         responses.first { $0.status == status } ?? responses.first { $0.status == nil }
     }
+
+    /// Whether the endpoint may answer `status`: always for a built-in spec (its envelope serves every status);
+    /// for an imported one, where it documents that status or `default`.
+    public func documents(_ status: HTTPStatus) -> Bool {
+        responses.isEmpty || documentedResponse(for: status.rawValue) != nil
+    }
 }

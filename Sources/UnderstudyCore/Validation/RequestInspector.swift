@@ -47,7 +47,7 @@ public struct RequestInspector: Sendable {
     /// - Returns: every finding; only error-level findings make the request invalid.
     public func inspect(body: [UInt8], contentType: String?, parameter value: (Parameter) -> String?) -> Inspection {
         var findings: [Diagnostic] = []
-        let validator = Validator(definitions: spec.definitions)
+        let validator = Validator(definitions: spec.definitions, direction: .request)
         for parameter in endpoint.parameters {
             let label = "\(parameter.location.rawValue) parameter \(parameter.name)"
             guard let text = value(parameter) else {
@@ -96,9 +96,9 @@ public struct RequestInspector: Sendable {
         }
         let body: JSONValue
         if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            let form = FormURLEncoding.pairs(String(decoding: bytes, as: UTF8.self))
-            body = .object(
-                Dictionary(form.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
+            body = Self.form(
+                FormURLEncoding.pairs(String(decoding: bytes, as: UTF8.self)), schema: model.schema,
+                definitions: spec.definitions)
         } else {
             do {
                 body = try JSONParser().parse(bytes)
@@ -135,6 +135,30 @@ public struct RequestInspector: Sendable {
     public static func isWholeRequest(_ finding: Diagnostic) -> Bool {
         [.requestParameterMissing, .requestParameterInvalid, .requestBodyMissing, .requestBodyInvalidJSON]
             .contains(finding.rule)
+    }
+
+    /// A form as the object it stands for: each field's text read by its property's schema (`start=0` → `0`), a
+    /// field sent once per element (`tags=a&tags=b`) as an array; the last value of any other repeated field.
+    static func form(_ pairs: [(name: String, value: String)], schema: Schema, definitions: SchemaDefinitions)
+        -> JSONValue
+    {
+        let object: ObjectSchema? =
+            if case .object(let object)? = schema.resolved(in: definitions) { object } else { nil }
+        var values: [String: [String]] = [:]
+        for pair in pairs { values[pair.name, default: []].append(pair.value) }
+        return .object(
+            values.reduce(into: [:]) { fields, field in
+                guard let property = object?[field.key]?.schema.resolved(in: definitions) else {
+                    fields[field.key] = .string(field.value[field.value.count - 1])
+                    return
+                }
+                if case .array(let array) = property, field.value.count > 1 {
+                    let items = array.items.resolved(in: definitions) ?? .any
+                    fields[field.key] = .array(field.value.map { coerce($0, to: items) })
+                } else {
+                    fields[field.key] = coerce(field.value[field.value.count - 1], to: property)
+                }
+            })
     }
 
     /// The JSON value a parameter's text stands for under its schema (`"42"` → `42` for an integer).

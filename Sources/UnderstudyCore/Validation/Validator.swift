@@ -12,9 +12,13 @@
 /// ```
 public struct Validator: Sendable {
     public let definitions: SchemaDefinitions
+    /// Responses by default; a `readOnly` property is not required in a request, a `writeOnly` one not in a
+    /// response.
+    public let direction: MessageDirection
 
-    public init(definitions: SchemaDefinitions = [:]) {
+    public init(definitions: SchemaDefinitions = [:], direction: MessageDirection = .response) {
         self.definitions = definitions
+        self.direction = direction
     }
 
     /// All violations of `schema` by `value`, in document order.
@@ -22,7 +26,7 @@ public struct Validator: Sendable {
     ///   its ``Diagnostic/occurrences`` and first examples, rather than one per element: a drifted field in a
     ///   list of 100,000 is one finding, and memory does not grow with the list.
     public func validate(_ value: JSONValue, against schema: Schema, mergingRepeats: Bool = false) -> [Diagnostic] {
-        var walk = Walk(definitions: definitions)
+        var walk = Walk(definitions: definitions, direction: direction)
         walk.merging = mergingRepeats
         walk.check(value, schema)
         return walk.findings
@@ -30,7 +34,7 @@ public struct Validator: Sendable {
 
     /// Whether `value` satisfies `schema` (notes do not count).
     public func isValid(_ value: JSONValue, against schema: Schema) -> Bool {
-        var walk = Walk(definitions: definitions, stopAtFirstError: true)
+        var walk = Walk(definitions: definitions, direction: direction, stopAtFirstError: true)
         walk.check(value, schema)
         return !walk.findings.contains { $0.severity == .error }
     }
@@ -38,6 +42,7 @@ public struct Validator: Sendable {
 
 private struct Walk {
     let definitions: SchemaDefinitions
+    let direction: MessageDirection
     var stopAtFirstError = false
     var findings: [Diagnostic] = []
     var path: [PathToken] = []
@@ -55,8 +60,9 @@ private struct Walk {
         case index(Int)
     }
 
-    init(definitions: SchemaDefinitions, stopAtFirstError: Bool = false) {
+    init(definitions: SchemaDefinitions, direction: MessageDirection, stopAtFirstError: Bool = false) {
         self.definitions = definitions
+        self.direction = direction
         self.stopAtFirstError = stopAtFirstError
     }
 
@@ -138,7 +144,7 @@ private struct Walk {
             guard case .object(let members) = value else { return mismatch(value, schema) }
             for key in members.keys.sorted() {
                 path.append(.key(key))
-                var keyWalk = Walk(definitions: definitions, stopAtFirstError: true)
+                var keyWalk = Walk(definitions: definitions, direction: direction, stopAtFirstError: true)
                 keyWalk.check(.string(key), map.keys)
                 if keyWalk.findings.contains(where: { $0.severity == .error }) {
                     report(
@@ -162,7 +168,7 @@ private struct Walk {
             }
         case .oneOf(let alternatives):
             for alternative in alternatives {
-                var probe = Walk(definitions: definitions, stopAtFirstError: true)
+                var probe = Walk(definitions: definitions, direction: direction, stopAtFirstError: true)
                 probe.check(value, alternative)
                 if !probe.findings.contains(where: { $0.severity == .error }) { return }
             }
@@ -271,7 +277,7 @@ private struct Walk {
             if let member = members[property.name] {
                 matched += 1
                 check(member, property.schema)
-            } else if property.required {
+            } else if property.required && property.belongs(in: direction) {
                 let expected = Render.expected(property.schema)
                 report(.requiredMissing, "required property is missing (expected \(expected))", expected: expected, found: "absent")
             }

@@ -35,6 +35,10 @@ public protocol MockBehaviour: Sendable {
     /// The body of an error the engine or a handler produced. Defaults to the spec's envelope.
     func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse
 
+    /// The body of an error on a routed endpoint. Defaults to ``errorResponse(_:spec:)``; an imported document
+    /// answers in what the endpoint documents for the status.
+    func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse
+
     /// The status for a request that breaks the descriptor (400 by default).
     var validationStatus: HTTPStatus { get }
 
@@ -79,6 +83,10 @@ extension MockBehaviour {
         .json(
             error.body ?? spec.errorEnvelope.make(error.status, error.messages), status: error.status.rawValue,
             headers: error.headers)
+    }
+
+    public func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse {
+        errorResponse(error, spec: spec)
     }
 
     public var validationStatus: HTTPStatus { .badRequest }

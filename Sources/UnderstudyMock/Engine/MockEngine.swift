@@ -186,7 +186,7 @@ public final class MockEngine: Sendable {
         do {
             return try await answer(raw, method: method ?? .get, route: route, segments: segments)
         } catch let error as MockError {
-            return behaviour.errorResponse(error, spec: route.spec)
+            return behaviour.errorResponse(error, spec: route.spec, endpoint: route.endpoint)
         } catch let error as StateFileError {
             return behaviour.errorResponse(
                 MockError(.init(rawValue: 503), "the mock's state is unavailable: \(error)", headers: [("Retry-After", "1")]),
@@ -232,6 +232,29 @@ public final class MockEngine: Sendable {
         return .empty(status: 204, headers: headers)
     }
 
+    /// The header that names what was wrong with a request answered all the same, because its operation documents
+    /// no status to refuse it with.
+    public static let overlookedHeader = "Understudy-Overlooked"
+
+    /// Messages as one header value: printable ASCII, `; `-separated.
+    static func headerText(_ messages: [String]) -> String {
+        String(
+            decoding: messages.joined(separator: "; ").utf8.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") },
+            as: UTF8.self)
+    }
+
+    /// The messages of a refusal `check` throws that the endpoint documents no status for; one it documents is
+    /// thrown on.
+    private static func overlooked(on endpoint: AnyEndpoint, _ check: () async throws -> Void) async throws -> [String] {
+        do {
+            try await check()
+            return []
+        } catch let error as MockError {
+            if endpoint.documents(error.status) { throw error }
+            return error.messages
+        }
+    }
+
     private func answer(_ raw: RawRequest, method: HTTPMethod, route: Route, segments: [Substring]) async throws -> MockResponse {
         if let limiter = rateLimiter, let retryAfter = limiter.admit(raw.header("authorization") ?? raw.client) {
             throw MockError(.tooManyRequests, "rate limit exceeded; retry in \(retryAfter) seconds", headers: [("Retry-After", String(retryAfter))])
@@ -251,14 +274,18 @@ public final class MockEngine: Sendable {
         // Other mocks' writes first: a credential they issued or revoked, rows they changed.
         try await behaviour.synchronize()
         behaviour.normalize(&request)
-        request.principal = try await behaviour.authenticate(request, endpoint: endpoint)
-        switch endpoint.auth {
-        case .none, .optional: break
-        case .required:
-            guard request.principal != nil else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
-        case .role(let role):
-            guard let principal = request.principal else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
-            guard principal.has(role: role) else { throw MockError(.forbidden, "the \(role) role is required") }
+        // A refusal an imported operation documents no status for (nor `default`) is an answer no server of its
+        // document gives: the request goes on, and the answer names what was wrong (see ``overlookedHeader``).
+        var overlooked = try await Self.overlooked(on: endpoint) {
+            request.principal = try await behaviour.authenticate(request, endpoint: endpoint)
+            switch endpoint.auth {
+            case .none, .optional: break
+            case .required:
+                guard request.principal != nil else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
+            case .role(let role):
+                guard let principal = request.principal else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
+                guard principal.has(role: role) else { throw MockError(.forbidden, "the \(role) role is required") }
+            }
         }
 
         // A body only counts with a media type the API reads; without a Content-Type it is read as JSON.
@@ -272,11 +299,13 @@ public final class MockEngine: Sendable {
             }
         }
         if route.isDocumented {
-            try RequestValidation(
-                route: route, status: behaviour.validationStatus, ruleStatus: behaviour.ruleStatus,
-                arrays: behaviour.acceptsArrayBodies, body: validatesBody
-            )
-            .validate(&request)
+            overlooked += try await Self.overlooked(on: endpoint) {
+                try RequestValidation(
+                    route: route, status: behaviour.validationStatus, ruleStatus: behaviour.ruleStatus,
+                    arrays: behaviour.acceptsArrayBodies, body: validatesBody
+                )
+                .validate(&request)
+            }
         } else {
             // No model to judge it by: the behaviour checks the JSON it gets (`nil` when it does not parse).
             request.json = request.body.isBlankJSON ? nil : try? JSONParser().parse(request.body)
@@ -287,9 +316,10 @@ public final class MockEngine: Sendable {
         let cacheable = method == .get && raw.body.isEmpty && (request.principal.map { $0.expiresAt != nil } ?? true)
         let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
         if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached.response }
-        let response =
+        var response =
             try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
             ?? route.fixture.answer(request, endpoint: endpoint, spec: route.spec)
+        if !overlooked.isEmpty { response.headers.append((Self.overlookedHeader, Self.headerText(overlooked))) }
         if cacheable && response.status == 200 {
             let answer = CachedAnswer(response, validUntil: request.principal?.expiresAt)
             cache.withLock { $0.insert(answer, bytes: key.bytes + answer.bytes, for: key) }

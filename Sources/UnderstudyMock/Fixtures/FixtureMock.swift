@@ -3,7 +3,9 @@ import UnderstudyCore
 
 /// Serves every endpoint of any ``APISpec`` from its descriptors alone, with no state: the documented success
 /// status with a body from the endpoint's examples (else one generated from its model), errors in the API's
-/// envelope, the pagination and response headers the descriptor declares, and security as declared.
+/// envelope (for an imported document, in the media type and schema the operation documents for the status), the
+/// pagination and response headers the descriptor declares, and security as declared. An operation that documents
+/// no success answers the first status it documents.
 ///
 /// Answers can be chosen as with Prism, in a `Prefer` header: `code=404` answers the documented 404 (else the
 /// `default` response; 500 when there is neither), `example=dog` the response's example of that name (500 when it
@@ -84,10 +86,12 @@ public struct FixtureMock: MockBehaviour {
     func answer(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) throws -> MockResponse {
         let preference = Preference(request.header("prefer"))
         let responses = endpoint.documentedResponses(in: spec)
-        let status = preference.code ?? endpoint.success.rawValue
+        var status = preference.code ?? endpoint.success.rawValue
         guard
             let response = responses.first(where: { $0.status == status })
                 ?? responses.first(where: { $0.status == nil })
+                // An operation that documents no success (only `400: Invalid input`) answers what it documents.
+                ?? (preference.code == nil ? responses.first : nil)
         else {
             let documented = responses.compactMap(\.status).map(String.init).joined(separator: ", ")
             throw MockError(
@@ -95,6 +99,7 @@ public struct FixtureMock: MockBehaviour {
                 "Prefer: code=\(status): \(endpoint.id) documents no \(status) response and no default (it documents \(documented))"
             )
         }
+        status = response.status ?? status
         var random = SeededRandom(seed: seed).derived("\(spec.id) \(endpoint.id) \(status)")
         var headers: [(name: String, value: String)] = []
         guard let mediaType = response.mediaType else {
@@ -114,6 +119,27 @@ public struct FixtureMock: MockBehaviour {
         case .json(let value): return MockResponse(status: status, headers: headers, body: value.serializedBytes())
         case .bytes(let bytes): return MockResponse(status: status, headers: headers, body: bytes)
         }
+    }
+
+    /// An error in the response the endpoint documents for its status (else `default`): its media type, and a
+    /// body made from its schema with the status and the messages; the API's envelope where it documents no body.
+    public func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse {
+        guard let documented = endpoint.documentedResponse(for: error.status.rawValue),
+            let mediaType = documented.mediaType
+        else { return errorResponse(error, spec: spec) }
+        let headers = [("Content-Type", mediaType)] + error.headers
+        guard documented.isJSON else {
+            let text = error.messages.joined(separator: "; ")
+            return MockResponse(status: error.status.rawValue, headers: headers, body: Array(text.utf8))
+        }
+        let body =
+            error.body
+            ?? documented.model.map {
+                ErrorBody.make(
+                    $0.schema, definitions: spec.definitions, settings: spec.wire, status: error.status,
+                    messages: error.messages)
+            } ?? spec.errorEnvelope.make(error.status, error.messages)
+        return MockResponse(status: error.status.rawValue, headers: headers, body: body.serializedBytes())
     }
 
     private enum Body {
