@@ -475,7 +475,8 @@ private struct DocumentImport {
                     StringConstraints(
                         format: format, values: values?.compactMap(\.stringValue),
                         minLength: object["minLength"]?.numberValue?.intValue,
-                        maxLength: object["maxLength"]?.numberValue?.intValue, pattern: pattern)))
+                        maxLength: object["maxLength"]?.numberValue?.intValue, pattern: pattern,
+                        examples: examples(object["examples"]))))
         case "array":
             if object[OpenAPIExtension.pairs] != nil, let pair = object["items"]?["anyOf"]?.arrayValue, pair.count == 2
             {
@@ -491,6 +492,12 @@ private struct DocumentImport {
         default:
             return .any
         }
+    }
+
+    /// A string schema's `examples`, when it lists strings.
+    private func examples(_ value: JSONValue?) -> [String]? {
+        let strings = value?.arrayValue?.compactMap(\.stringValue) ?? []
+        return strings.isEmpty ? nil : strings
     }
 
     private func objectSchema(_ object: [String: JSONValue]) -> Schema {

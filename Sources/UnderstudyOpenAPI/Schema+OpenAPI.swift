@@ -61,7 +61,8 @@ extension Schema {
                 format: constraints.format.map { JSONTypeFormat.StringFormat(rawValue: $0.description) } ?? .generic,
                 minLength: constraints.minLength, maxLength: constraints.maxLength,
                 pattern: constraints.pattern ?? constraints.format?.pattern,
-                allowedValues: constraints.values?.map { AnyCodable($0) })
+                allowedValues: constraints.values?.map { AnyCodable($0) },
+                examples: constraints.examples?.map { AnyCodable($0) } ?? [])
         case .array(let array):
             return .array(minItems: array.minItems, maxItems: array.maxItems, items: array.items.openAPISchema(names))
         case .object(let object):

@@ -155,6 +155,13 @@ public struct FixtureGenerator {
 
     private mutating func string(_ constraints: StringConstraints, name: String?) -> String {
         if let values = constraints.values { return random.pick(values) }
+        // A document's examples may break its own schema (a placeholder id): only those that meet it.
+        let examples = (constraints.examples ?? []).filter { example in
+            constraints.format.map { $0.matches(example) } ?? true
+                && constraints.pattern.map { RegularExpression.matches(example, pattern: $0) } ?? true
+                && example.count >= constraints.minLength ?? 0 && example.count <= constraints.maxLength ?? .max
+        }
+        if !examples.isEmpty { return random.pick(examples) }
         var text: String
         if let format = constraints.format {
             text = formatted(format, name: name)

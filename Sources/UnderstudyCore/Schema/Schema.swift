@@ -121,16 +121,20 @@ public struct StringConstraints: Sendable, Hashable {
     /// A regular expression (ECMA-262, as JSON Schema's `pattern`) the string must match somewhere: anchor it with
     /// `^…$` to match the whole string.
     public var pattern: String?
+    /// Values the string typically takes, not a restriction (JSON Schema's `examples`): the vocabulary of a free
+    /// field (`Football`, `Running`), which generated fixtures pick from.
+    public var examples: [String]?
 
     public init(
         format: StringFormat? = nil, values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil,
-        pattern: String? = nil
+        pattern: String? = nil, examples: [String]? = nil
     ) {
         self.format = format
         self.values = values
         self.minLength = minLength
         self.maxLength = maxLength
         self.pattern = pattern
+        self.examples = examples
     }
 }
 

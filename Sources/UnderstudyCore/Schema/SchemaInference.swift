@@ -129,6 +129,15 @@ extension ObjectSchema {
         }
     }
 
+    /// Gives a free `String` property the values it typically takes (through `nullable`), without restricting it.
+    public mutating func suggest(_ examples: [String], for name: String) {
+        refine(name) { schema in
+            guard case .string(var constraints) = schema else { preconditionFailure("\(name) is not a string") }
+            constraints.examples = examples
+            schema = .string(constraints)
+        }
+    }
+
     /// Marks a property as optional and nullable (for keys decoded with `try?`).
     public mutating func makeOptional(_ name: String) {
         guard var property = self[name] else { preconditionFailure("no property \(name) to make optional") }

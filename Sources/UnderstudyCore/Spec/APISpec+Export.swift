@@ -106,6 +106,7 @@ extension Schema {
             if let minimum = constraints.minLength { object["minLength"] = .integer(minimum) }
             if let maximum = constraints.maxLength { object["maxLength"] = .integer(maximum) }
             if let pattern = constraints.pattern { object["pattern"] = .string(pattern) }
+            if let examples = constraints.examples { object["examples"] = .array(examples.map { .string($0) }) }
             return .object(object)
         case .array(let array):
             var object: [String: JSONValue] = ["type": "array", "items": array.items.canonicalJSON]

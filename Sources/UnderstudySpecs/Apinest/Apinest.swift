@@ -32,6 +32,13 @@ public enum Apinest {
     /// The values of an activity's `visibility`, as the guide lists them for `GET /activities?visibility=`.
     static let visibilities = ["public", "friends"]
 
+    /// The creation form's pickers: free strings on the wire (`activity-level-sport-values`), these values in the
+    /// app, so fixtures and seeds use them.
+    static func suggestSportAndLevel(in schema: inout ObjectSchema) {
+        schema.suggest(["Football", "Basketball", "Running", "Cycling"], for: "sportType")
+        schema.suggest(["Beginner", "Intermediate", "Advanced"], for: "level")
+    }
+
     /// Restricts a string property of `schema` to `values`, through a `nullable` wrapper.
     static func allow(_ values: [String], for name: String, in schema: inout ObjectSchema) {
         schema.refine(name) { property in

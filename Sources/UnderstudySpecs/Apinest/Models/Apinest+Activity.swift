@@ -126,6 +126,7 @@ extension Apinest.Activity: SchemaRefining {
         schema.setFormat(.dateTime, of: "date")
         schema.setFormat(.dateTime, of: "time")
         Apinest.allow(Apinest.visibilities, for: "visibility", in: &schema)
+        Apinest.suggestSportAndLevel(in: &schema)
     }
 }
 

@@ -35,6 +35,7 @@ extension Apinest.CreateActivityRequest: SchemaRefining {
         // The backend's rules (see the `activity-request-rules` ambiguity): class-validator's `@IsNotEmpty()`,
         // `@Min(1)` and coordinate ranges.
         for name in ["sportType", "title", "location", "level"] { schema.refine(name) { $0 = .string(minLength: 1) } }
+        Apinest.suggestSportAndLevel(in: &schema)
         schema.refine("participants") { $0 = .integer(minimum: 1) }
         schema.refine("latitude") { $0 = .number(minimum: -90, maximum: 90) }
         schema.refine("longitude") { $0 = .number(minimum: -180, maximum: 180) }
