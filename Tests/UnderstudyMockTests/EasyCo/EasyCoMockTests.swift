@@ -267,7 +267,7 @@ struct EasyCoMockTests {
             let answer = try await mock.token()
             let token = try #require(answer["access_token"]?.stringValue)
             let headers = [("apikey", try #require(answer["apikey"]?.stringValue))]
-            let big = [UInt8](repeating: UInt8(ascii: " "), count: 2 << 20)
+            let big = [UInt8](repeating: UInt8(ascii: " "), count: 33 << 20)
             let tooLarge = try await mock.send("POST", "/rest/v1/favorites", bytes: big, token: token, headers: headers)
             #expect(tooLarge.status == 413 && tooLarge.json?["code"] != nil && tooLarge.json?["message"] != nil)
             let unknown = try await mock.send("GET", "/rest/v1/owners", token: token, headers: headers)
@@ -384,23 +384,31 @@ struct EasyCoMockTests {
         #expect(first.stored("properties").count > 8)
     }
 
-    @Test func fixtureFilesBecomeRows() async throws {
+    /// A temporary fixtures folder whose `GET /rest/v1/properties` fixture holds the rows `edit` makes of the
+    /// generated first row; the caller removes it.
+    func propertiesFixture(_ edit: ([String: JSONValue]) -> [[String: JSONValue]]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "understudy-easyco-fixtures-\(UUID())")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("easyco"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var fixture = spec.fixture(for: try #require(spec.endpoint("GET /rest/v1/properties")), seed: 1)
-        guard case .array(let rows)? = fixture.responses[200], case .object(var row)? = rows.first else {
-            Issue.record("no generated property")
-            return
-        }
-        row["title"] = "Péniche amarrée quai de Bercy"
-        row["status"] = "published"
-        row["is_available"] = true
-        fixture.responses[200] = [.object(row)]
+        let row = try #require(fixture.responses[200]?.arrayValue?.first?.objectValue, "no generated property")
+        fixture.responses[200] = .array(edit(row).map(JSONValue.object))
         try Data(fixture.jsonValue.serializedBytes(.pretty)).write(
             to: folder.appendingPathComponent("easyco/\(fixture.fileName)"))
+        return folder
+    }
+
+    @Test func fixtureFilesBecomeRows() async throws {
+        var row: [String: JSONValue] = [:]
+        let folder = try propertiesFixture { generated in
+            row = generated
+            row["title"] = "Péniche amarrée quai de Bercy"
+            row["status"] = "published"
+            row["is_available"] = true
+            return [row]
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await session(Self.configuration(fixtures: folder))
         let found = try await session.rows(
             "/rest/v1/properties?title=eq.P%C3%A9niche%20amarr%C3%A9e%20quai%20de%20Bercy")
