@@ -156,7 +156,9 @@ extension EasyCoMockTests {
                 Self.newProperty(session.user, ["title": .string("Lot \($0)"), "bedrooms": .integer($0 % 5)])
             })
         let body = rows.serializedBytes()
-        #expect(body.count > 1 << 20)
+        #expect(body.count > 1 << 20 && session.engine.maximumBodyBytes == 32 << 20)
+        let huge = await session.send("POST", "/rest/v1/properties", bytes: body + [UInt8](repeating: 32, count: 32 << 20))
+        #expect(huge.status == 413 && huge.json?["message"] != nil)
         let started = ContinuousClock.now
         let reply = await session.send("POST", "/rest/v1/properties", bytes: body)
         #expect(reply.status == 201, "\(reply.json ?? .null)")

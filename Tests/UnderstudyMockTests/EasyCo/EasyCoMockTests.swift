@@ -263,11 +263,14 @@ struct EasyCoMockTests {
     }
 
     @Test func oversizedBodiesUnknownRoutesAndMethods() async throws {
-        try await LiveMock.with(.easyco, configuration: Self.configuration()) { mock in
+        // --max-body-bytes overrides EasyCo's 32 MiB, so the socket carries 2 MiB rather than 33.
+        var configuration = Self.configuration()
+        configuration.maximumBodyBytes = 1 << 20
+        try await LiveMock.with(.easyco, configuration: configuration) { mock in
             let answer = try await mock.token()
             let token = try #require(answer["access_token"]?.stringValue)
             let headers = [("apikey", try #require(answer["apikey"]?.stringValue))]
-            let big = [UInt8](repeating: UInt8(ascii: " "), count: 33 << 20)
+            let big = [UInt8](repeating: UInt8(ascii: " "), count: 2 << 20)
             let tooLarge = try await mock.send("POST", "/rest/v1/favorites", bytes: big, token: token, headers: headers)
             #expect(tooLarge.status == 413 && tooLarge.json?["code"] != nil && tooLarge.json?["message"] != nil)
             let unknown = try await mock.send("GET", "/rest/v1/owners", token: token, headers: headers)
