@@ -233,6 +233,7 @@ public final class MockEngine: Sendable {
             throw MockError(.payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(maximumBodyBytes)-byte limit")
         }
         var request = MockRequest(method: method, path: raw.path, query: QueryItems(raw.query), lowercasedHeaders: raw.headers, body: raw.body)
+        request.isHead = raw.method == "HEAD"
         for (segment, part) in zip(route.segments, segments) {
             if case .parameter(let name) = segment { request.pathParameters[name] = QueryItems.decode(part) }
         }

@@ -15,7 +15,8 @@ extension EasyCoMock {
         let root = try executor.plan(query, table: table)
         let range = try PostgrestRange(
             header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
-        let matched = try executor.matches(root)
+        // Only the rows up to the range's end need ordering; the count needs them all.
+        let matched = try executor.matches(root, ordered: range.upper.map { $0.addingSaturated(1) })
         let slice = range.slice(matched.count)
         // As PostgREST, the singular check comes first: an offset past the end returns no row.
         try negotiation.check(rows: slice.count)
@@ -24,7 +25,9 @@ extension EasyCoMock {
             throw PostgrestErrors.range(
                 "An offset of \(range.lower) was requested, but there are only \(total) rows.", total: total)
         }
-        let body = negotiation.body(try executor.write(root, positions: matched[slice]))
+        // A HEAD (supabase's `select(head: true, count: .exact)`) only counts: writing 50 000 rows for nothing took
+        // 0.4 s at 100 000 rows (scripts/bench-postgrest.sh).
+        let body = request.isHead ? [] : negotiation.body(try executor.write(root, positions: matched[slice]))
         // Embeds filter their rows while they are written: a regex there may have run out of time too.
         try executor.timeout.ensureInTime()
         let status = total.map { slice.count < $0 ? 206 : 200 } ?? 200
