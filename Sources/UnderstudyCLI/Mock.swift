@@ -53,8 +53,8 @@ struct Mock: AsyncParsableCommand {
     @Option(help: "Limit requests per client, e.g. 2/s or 1200/h (429 with Retry-After).")
     var rateLimit: String?
 
-    @Option(help: "Refuse request bodies larger than this many bytes (413).")
-    var maxBodyBytes: Int = 1 << 20
+    @Option(help: "Refuse request bodies larger than this many bytes (413; default 1 MiB, 32 MiB for easyco).")
+    var maxBodyBytes: Int?
 
     @Option(help: "Close a connection with no request for this many seconds (0.1 to 86400).")
     var idleTimeout: Double = 60
@@ -80,7 +80,7 @@ struct Mock: AsyncParsableCommand {
         for rule in fault {
             do { _ = try FaultRule(parsing: rule) } catch { throw ValidationError(error.description) }
         }
-        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard (maxBodyBytes ?? 1) > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard (0.1...86_400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds")
         }

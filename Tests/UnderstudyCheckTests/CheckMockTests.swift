@@ -99,7 +99,15 @@ struct CheckMockTests {
             let before = mock.store.read { $0.tables["favorites"]?.rows.count }
             let credentials = Credentials(token: try await Self.token(server), apiKey: mock.keys.anon)
             let report = await Self.check(EasyCo.spec, server, credentials: credentials)
-            #expect(Self.problems(report) == [])
+            // The one finding is the app's: the favorite it adds gets `created_at` from now(), which PostgreSQL
+            // writes with microseconds (`…T08:40:07.294435+00:00`), and `ISO8601DateFormatter()` without
+            // `.withFractionalSeconds` reads nil from that, as it would from Supabase.
+            let problems = Self.problems(report)
+            #expect(!problems.isEmpty)
+            #expect(
+                problems.allSatisfy {
+                    $0.hasPrefix("warning app.parse-failed ") && $0.contains(" /rest/v1/favorites /*/created_at: ")
+                }, "\(problems)")
             #expect(report.endpoints.first { $0.endpoint == "POST /rest/v1/favorites" }?.requests == 1)
             #expect(report.endpoints.first { $0.endpoint == "DELETE /rest/v1/favorites" }?.requests == 1)
             #expect(mock.store.read { $0.tables["favorites"]?.rows.count } == before)

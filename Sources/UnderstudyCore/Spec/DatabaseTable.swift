@@ -30,7 +30,13 @@ public struct DatabaseTable: Sendable, Hashable {
     /// Columns declared `numeric(precision, scale)`: values are rounded to the scale when written.
     public let numericColumns: [String: NumericScale]
     /// `CHECK` constraints on a column's lowest value (a violation is 400, `23514`).
+    ///
+    /// A text column whose model lists its values has `CHECK (column IN (…))` besides, named
+    /// `<table>_<column>_check` too, unless ``enumTypes`` declares it.
     public let checks: [MinimumCheck]
+    /// Columns of a PostgreSQL enum type, by column, with the type's name: the model's values are the type's
+    /// labels, and another value is refused as the type reads it (400, `22P02`) rather than by a `CHECK`.
+    public let enumTypes: [String: String]
     /// Row-level security: a row is visible to, or changeable by, a user when one policy allows it.
     public let policies: [RowPolicy]
 
@@ -38,7 +44,7 @@ public struct DatabaseTable: Sendable, Hashable {
         name: String, model: String, embeds: Set<String> = [], uniqueKeys: [[String]] = [],
         defaults: [String: JSONValue] = [:], references: [String: String] = [:], userColumns: [String] = [],
         textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:], checks: [MinimumCheck] = [],
-        policies: [RowPolicy]
+        enumTypes: [String: String] = [:], policies: [RowPolicy]
     ) {
         self.name = name
         self.model = model
@@ -50,6 +56,7 @@ public struct DatabaseTable: Sendable, Hashable {
         self.textArrayColumns = textArrayColumns
         self.numericColumns = numericColumns
         self.checks = checks
+        self.enumTypes = enumTypes
         self.policies = policies
     }
 }

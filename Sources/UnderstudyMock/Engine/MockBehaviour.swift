@@ -59,6 +59,10 @@ public protocol MockBehaviour: Sendable {
     /// inserts every object of an array in one statement). `false` by default.
     var acceptsArrayBodies: Bool { get }
 
+    /// The largest request body the API takes when ``MockConfiguration/maximumBodyBytes`` does not say:
+    /// ``MockConfiguration/defaultMaximumBodyBytes`` by default.
+    var maximumBodyBytes: Int { get }
+
     /// Moves what the API's gateway also reads from another place into the place the descriptor declares, before
     /// authentication and validation (Supabase's gateway takes `?apikey=` for the `apikey` header). Does nothing
     /// by default.
@@ -94,6 +98,8 @@ extension MockBehaviour {
     public var ruleStatus: HTTPStatus { validationStatus }
 
     public var acceptsArrayBodies: Bool { false }
+
+    public var maximumBodyBytes: Int { MockConfiguration.defaultMaximumBodyBytes }
 
     public var undocumentedEndpoints: [AnyEndpoint] { [] }
 

@@ -128,10 +128,13 @@ public final class MockEngine: Sendable {
         hasFaults.store(!rules.isEmpty, ordering: .relaxed)
     }
 
-    /// The 413 answer for a body over ``MockConfiguration/maximumBodyBytes``.
+    /// The largest body answered: the configuration's limit, or the API's own.
+    public var maximumBodyBytes: Int { configuration.maximumBodyBytes ?? behaviour.maximumBodyBytes }
+
+    /// The 413 answer for a body over ``maximumBodyBytes``.
     public func payloadTooLarge(path: String) -> MockResponse {
         behaviour.errorResponse(
-            MockError(.payloadTooLarge, "the body of \(path) is over the \(configuration.maximumBodyBytes)-byte limit"),
+            MockError(.payloadTooLarge, "the body of \(path) is over the \(maximumBodyBytes)-byte limit"),
             spec: behaviour.specs[0])
     }
 
@@ -259,10 +262,11 @@ public final class MockEngine: Sendable {
         if let limiter = rateLimiter, let retryAfter = limiter.admit(raw.header("authorization") ?? raw.client) {
             throw MockError(.tooManyRequests, "rate limit exceeded; retry in \(retryAfter) seconds", headers: [("Retry-After", String(retryAfter))])
         }
-        guard raw.body.count <= configuration.maximumBodyBytes else {
-            throw MockError(.payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(configuration.maximumBodyBytes)-byte limit")
+        guard raw.body.count <= maximumBodyBytes else {
+            throw MockError(.payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(maximumBodyBytes)-byte limit")
         }
         var request = MockRequest(method: method, path: raw.path, query: QueryItems(raw.query), lowercasedHeaders: raw.headers, body: raw.body)
+        request.isHead = raw.method == "HEAD"
         for (segment, part) in zip(route.segments, segments) {
             if case .parameter(let name) = segment { request.pathParameters[name] = QueryItems.decode(part) }
         }

@@ -17,6 +17,8 @@ public struct MockRequest: Sendable {
     public var json: JSONValue?
     /// Who is calling, when a credential was presented and accepted.
     public var principal: Principal?
+    /// Whether this is a `HEAD` of a `GET` endpoint: the engine drops the body, so a handler may skip writing it.
+    public var isHead = false
 
     public init(
         method: HTTPMethod, path: String, query: QueryItems = QueryItems(""), headers: [String: String] = [:],

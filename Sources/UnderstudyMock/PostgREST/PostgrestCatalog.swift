@@ -2,7 +2,7 @@ import UnderstudyCore
 
 /// The SQL type of a column, as far as filters, casts and ordering care.
 enum PostgrestType: Sendable, Hashable {
-    case uuid, text, integer, numeric, boolean, timestamp, date, jsonb, textArray
+    case uuid, text, integer, numeric, double, boolean, timestamp, date, jsonb, textArray
 
     /// The PostgreSQL name, as error messages write it.
     var sqlName: String {
@@ -11,6 +11,7 @@ enum PostgrestType: Sendable, Hashable {
         case .text: "text"
         case .integer: "integer"
         case .numeric: "numeric"
+        case .double: "double precision"
         case .boolean: "boolean"
         case .timestamp: "timestamp with time zone"
         case .date: "date"
@@ -25,6 +26,8 @@ struct PostgrestColumn: Sendable, Hashable {
     let name: String
     let type: PostgrestType
     let nullable: Bool
+    /// The values a text column accepts (its model's enumeration), `nil` for any.
+    var values: [String]? = nil
 }
 
 /// A many-to-one foreign key: `table.column` references `referencedTable.id`.
@@ -43,6 +46,22 @@ struct PostgrestTableInfo: Sendable {
     let columns: [PostgrestColumn]
     let columnsByName: [String: PostgrestColumn]
     let facts: DatabaseTable
+    /// Every column with its default as the column stores it (`0` in `numeric(10,2)` is `0.00`), or `null`.
+    private(set) var defaults: PostgrestRow = [:]
+
+    init(name: String, columns: [PostgrestColumn], facts: DatabaseTable) {
+        self.name = name
+        self.columns = columns
+        columnsByName = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.facts = facts
+        for column in columns {
+            let value = facts.defaults[column.name] ?? .null
+            guard let stored = try? PostgrestInput.stored(value, column: column, in: self) else {
+                preconditionFailure("the default of \(name).\(column.name) is not a value of the column")
+            }
+            defaults[column.name] = stored
+        }
+    }
 
     func column(_ name: String) -> PostgrestColumn? { columnsByName[name] }
 
@@ -72,12 +91,9 @@ struct PostgrestCatalog: Sendable {
                 PostgrestColumn(
                     name: property.name,
                     type: Self.type(of: property.schema, textArray: table.textArrayColumns.contains(property.name)),
-                    nullable: property.schema.acceptsNull)
+                    nullable: property.schema.acceptsNull, values: Self.values(of: property.schema))
             }
-            tables[table.name] = PostgrestTableInfo(
-                name: table.name, columns: columns,
-                columnsByName: Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
-                facts: table)
+            tables[table.name] = PostgrestTableInfo(name: table.name, columns: columns, facts: table)
         }
         self.tables = tables
         foreignKeys = spec.database.flatMap { table in
@@ -95,6 +111,11 @@ struct PostgrestCatalog: Sendable {
     /// The many-to-one keys pointing at `table`.
     func keys(to table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.referencedTable == table } }
 
+    private static func values(of schema: Schema) -> [String]? {
+        guard case .string(let constraints) = schema.nonNull else { return nil }
+        return constraints.values
+    }
+
     private static func type(of schema: Schema, textArray: Bool) -> PostgrestType {
         switch schema.nonNull {
         case .string(let constraints):
@@ -105,7 +126,9 @@ struct PostgrestCatalog: Sendable {
             default: return .text
             }
         case .integer: return .integer
-        case .number, .decimal: return .numeric
+        // A model's `Double` is a `double precision` column, its `Decimal` a `numeric` one.
+        case .number: return .double
+        case .decimal: return .numeric
         case .boolean: return .boolean
         case .array: return textArray ? .textArray : .jsonb
         default: return .jsonb

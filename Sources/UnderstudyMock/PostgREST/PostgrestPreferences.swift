@@ -11,6 +11,8 @@ struct PostgrestPreferences {
     var resolution: Resolution?
     var strict = false
     var maxAffected: Int?
+    /// `missing=default`: a key an object of the body lacks takes the column's default rather than NULL.
+    var missingDefault = false
     /// The preferences honoured, for `Preference-Applied`.
     private(set) var applied: [String] = []
 
@@ -38,7 +40,10 @@ struct PostgrestPreferences {
             case "max-affected":
                 guard let parsed = Int(value), parsed >= 0 else { invalid.append(part); continue }
                 maxAffected = parsed
-            case "missing", "timezone", "tx", "params":
+            case "missing":
+                guard value == "default" || value == "null" else { invalid.append(part); continue }
+                missingDefault = value == "default"
+            case "timezone", "tx", "params":
                 continue
             default:
                 invalid.append(part)

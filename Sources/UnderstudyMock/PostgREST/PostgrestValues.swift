@@ -155,17 +155,14 @@ enum PostgrestLiteral {
         case .text:
             return .text(text)
         case .date:
-            guard isDate(text) else { throw PostgrestErrors.invalidInput(type, text) }
-            return .text(text)
+            _ = try PostgrestInput.instant(text, type: type)
+            return .text(String(text.trimmingSpaces.prefix(10)))
         case .uuid:
             guard let uuid = canonicalUUID(text) else { throw PostgrestErrors.invalidInput(type, text) }
             return .text(uuid)
         case .integer:
-            guard let int = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw PostgrestErrors.invalidInput(type, text)
-            }
-            return .number(Double(int))
-        case .numeric:
+            return .number(Double(try PostgrestInput.integer(text)))
+        case .numeric, .double:
             guard let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite else {
                 throw PostgrestErrors.invalidInput(type, text)
             }
@@ -174,8 +171,7 @@ enum PostgrestLiteral {
             guard let bool = boolean(text) else { throw PostgrestErrors.invalidInput(type, text) }
             return .bool(bool)
         case .timestamp:
-            guard let seconds = PostgrestTime.seconds(text) else { throw PostgrestErrors.invalidInput(type, text) }
-            return .number(seconds)
+            return .number(Double(try PostgrestInput.instant(text, type: type)) / 1_000_000)
         case .jsonb:
             guard let json = try? JSONParser().parse(text) else {
                 throw PostgrestErrors.make(.badRequest, code: "22P02", "invalid input syntax for type json")
@@ -208,13 +204,6 @@ enum PostgrestLiteral {
         }
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
-    }
-
-    /// `YYYY-MM-DD`.
-    static func isDate(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-        return PostgrestTime.seconds(text) != nil
     }
 
     /// The elements of a PostgreSQL array literal, `{a,"b c"}`.
@@ -257,15 +246,33 @@ enum PostgrestLiteral {
     }
 }
 
-/// Timestamps as seconds since 1970, parsed by hand: sorting 100 000 rows must not call a date formatter.
+/// Dates and timestamps read and written as PostgreSQL does, by hand: sorting 100 000 rows must not call a date
+/// formatter.
 enum PostgrestTime {
-    /// `YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][Z|±HH[:MM]]`, UTC when no offset is given.
-    static func seconds(_ text: String) -> Double? {
-        var text = text
-        return text.withUTF8 { seconds($0) }
+    /// What reading a date or timestamp found.
+    enum Reading: Equatable {
+        /// Microseconds since 1970-01-01 UTC.
+        case valid(Int64)
+        /// Well formed, but a field is past its range (a 30 February): PostgreSQL's 22008.
+        case outOfRange
+        /// Not a date: PostgreSQL's 22007.
+        case invalid
     }
 
-    private static func seconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    /// The instant of a timestamp in seconds since 1970, `nil` when it is not one.
+    static func seconds(_ text: String) -> Double? {
+        guard case .valid(let microseconds) = read(text) else { return nil }
+        return Double(microseconds) / 1_000_000
+    }
+
+    /// `YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][Z|±HH[:MM]]`, UTC when no offset is given (Supabase's `TimeZone`),
+    /// fractions rounded to the microsecond as `timestamptz` stores them.
+    static func read(_ text: String) -> Reading {
+        var text = text
+        return text.withUTF8 { read($0) }
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Reading {
         var index = 0
         func number(_ digits: Int) -> Int? {
             guard index + digits <= bytes.count else { return nil }
@@ -284,49 +291,102 @@ enum PostgrestTime {
             return true
         }
         guard let year = number(4), take(UInt8(ascii: "-")), let month = number(2), take(UInt8(ascii: "-")),
-            let day = number(2), (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        if index == bytes.count { return seconds }
+            let day = number(2)
+        else { return .invalid }
+        var inRange = (1...12).contains(month) && day >= 1 && day <= daysIn(month: month, year: year)
+        var microseconds = Int64(inRange ? daysFromCivil(year: year, month: month, day: day) : 0) * 86_400_000_000
+        func result() -> Reading { inRange ? .valid(microseconds) : .outOfRange }
+        if index == bytes.count { return result() }
         guard take(UInt8(ascii: "T")) || take(UInt8(ascii: " ")) || take(UInt8(ascii: "t")),
-            let hour = number(2), take(UInt8(ascii: ":")), let minute = number(2), hour < 25, minute < 60
-        else { return nil }
-        seconds += Double(hour * 3600 + minute * 60)
+            let hour = number(2), take(UInt8(ascii: ":")), let minute = number(2)
+        else { return .invalid }
+        var second = 0
+        var fraction: Int64 = 0
         if take(UInt8(ascii: ":")) {
-            guard let second = number(2), second < 61 else { return nil }
-            seconds += Double(second)
+            guard let seconds = number(2) else { return .invalid }
+            second = seconds
             if take(UInt8(ascii: ".")) {
-                var scale = 0.1
                 var digits = 0
+                var rounding = false
                 while index < bytes.count, bytes[index] >= 48 && bytes[index] <= 57 {
-                    seconds += Double(bytes[index] - 48) * scale
-                    scale /= 10
+                    if digits < 6 {
+                        fraction = fraction * 10 + Int64(bytes[index] - 48)
+                    } else if digits == 6 {
+                        rounding = bytes[index] >= 53
+                    }
                     index += 1
                     digits += 1
                 }
-                guard digits > 0 else { return nil }
+                guard digits > 0 else { return .invalid }
+                for _ in digits..<max(digits, 6) { fraction *= 10 }
+                if rounding { fraction += 1 }
             }
         }
+        let midnight = hour == 24 && minute == 0 && second == 0 && fraction == 0
+        inRange = inRange && (hour < 24 || midnight) && minute < 60 && second <= 60
+        microseconds += Int64(hour * 3600 + minute * 60 + second) * 1_000_000 + fraction
         if index == bytes.count || take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
-            return index == bytes.count ? seconds : nil
+            return index == bytes.count ? result() : .invalid
         }
-        let sign: Double
+        let sign: Int64
         if take(UInt8(ascii: "+")) {
             sign = 1
         } else if take(UInt8(ascii: "-")) {
             sign = -1
         } else {
-            return nil
+            return .invalid
         }
-        guard let offsetHours = number(2) else { return nil }
+        guard let offsetHours = number(2) else { return .invalid }
         var offset = offsetHours * 3600
         _ = take(UInt8(ascii: ":"))
         if index < bytes.count {
-            guard let offsetMinutes = number(2) else { return nil }
+            guard let offsetMinutes = number(2) else { return .invalid }
             offset += offsetMinutes * 60
         }
-        guard index == bytes.count else { return nil }
-        return seconds - sign * Double(offset)
+        guard index == bytes.count else { return .invalid }
+        microseconds -= sign * Int64(offset) * 1_000_000
+        return result()
+    }
+
+    /// A `timestamptz` as PostgreSQL's JSON output writes it under `TimeZone=UTC`: ISO 8601 with the seconds'
+    /// fraction trimmed of trailing zeros (none when whole) and a `+00:00` offset
+    /// (`2025-12-04T10:15:30.1234+00:00`).
+    static func timestamp(_ microseconds: Int64) -> String {
+        let (days, remainder) = microseconds.quotientAndRemainder(dividingBy: 86_400_000_000)
+        let (day, time) = remainder < 0 ? (days - 1, remainder + 86_400_000_000) : (days, remainder)
+        let (seconds, fraction) = time.quotientAndRemainder(dividingBy: 1_000_000)
+        var text = date(Int(day)) + "T" + twoDigits(Int(seconds / 3600)) + ":" + twoDigits(Int(seconds / 60 % 60))
+        text += ":" + twoDigits(Int(seconds % 60))
+        if fraction > 0 {
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: 6 - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return text + "+00:00"
+    }
+
+    /// A timestamp of the clock, as ``timestamp(_:)`` writes it.
+    static func timestamp(_ date: Date) -> String {
+        timestamp(Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+    }
+
+    /// The `YYYY-MM-DD` of a day counted from 1970-01-01.
+    static func date(_ days: Int) -> String {
+        let (year, month, day) = civil(days)
+        let yearText = String(year)
+        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + twoDigits(month) + "-"
+            + twoDigits(day)
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -337,6 +397,19 @@ enum PostgrestTime {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day since 1970-01-01 (the inverse of ``daysFromCivil(year:month:day:)``).
+    private static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

@@ -18,8 +18,9 @@ public struct MockConfiguration: Sendable {
     public var fixturesDirectory: URL?
     /// The HS256 secret of the JWTs (at least 32 bytes).
     public var jwtSecret: String
-    /// Bodies larger than this are answered with 413.
-    public var maximumBodyBytes: Int
+    /// Bodies larger than this are answered with 413; `nil` for the API's own limit
+    /// (``MockBehaviour/maximumBodyBytes``).
+    public var maximumBodyBytes: Int?
     public var faults: [FaultRule]
     /// Requests allowed per client, or `nil` for no limit.
     public var rateLimit: RateLimit?
@@ -34,6 +35,9 @@ public struct MockConfiguration: Sendable {
     public var maximumConnections: Int
     /// The clock tokens and timestamps follow.
     public var now: @Sendable () -> Date
+
+    /// The body limit of an API that declares none: 1 MiB.
+    public static let defaultMaximumBodyBytes = 1 << 20
 
     /// The default ``idleTimeout``: a minute, as nginx's `keepalive_timeout` and Kestrel's keep-alive are of
     /// that order.
@@ -58,7 +62,7 @@ public struct MockConfiguration: Sendable {
 
     public init(
         seed: UInt64 = 1, stateFile: URL? = nil, fixturesDirectory: URL? = nil,
-        jwtSecret: String = MockConfiguration.defaultJWTSecret, maximumBodyBytes: Int = 1 << 20, faults: [FaultRule] = [],
+        jwtSecret: String = MockConfiguration.defaultJWTSecret, maximumBodyBytes: Int? = nil, faults: [FaultRule] = [],
         rateLimit: RateLimit? = nil, idleTimeout: Duration = MockConfiguration.defaultIdleTimeout,
         requestTimeout: Duration = MockConfiguration.defaultRequestTimeout,
         maximumConnections: Int = MockConfiguration.defaultMaximumConnections,

@@ -143,7 +143,7 @@ struct MockHTTPResponder: HTTPResponder {
 
     func respond(to request: Request, context: MockRequestContext) async throws -> Response {
         var request = request
-        let limit = engine.configuration.maximumBodyBytes
+        let limit = engine.maximumBodyBytes
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: limit)

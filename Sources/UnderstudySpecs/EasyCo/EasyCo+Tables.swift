@@ -8,6 +8,12 @@ extension EasyCo {
     /// models, unique keys, defaults, the `property_id` foreign keys, the columns holding users, and
     /// row-level security.
     ///
+    /// The row models give the column types, `NOT NULL` (a non-optional property) and the lists of values: the
+    /// project's public migrations (`030_create_properties_table.sql`, `20241102_create_payment_system.sql`)
+    /// declare them as `TEXT`/`VARCHAR` columns with `CHECK (column IN (…))`, not enum types, so a value outside
+    /// a list is 23514. The defaults ENDPOINTS.md does not list (counters, `furnished`, `currency`, `metadata`,
+    /// the schedule's flags) are those migrations' too.
+    ///
     /// ```swift
     /// let favorites = EasyCo.tables.first { $0.name == "favorites" }!
     /// favorites.uniqueKeys   // [["user_id", "property_id"]]
@@ -17,7 +23,8 @@ extension EasyCo {
             name: "properties", model: "EasyCo.Property",
             defaults: [
                 "country": "France", "bedrooms": 1, "bathrooms": 1, "charges": 0, "is_available": true,
-                "status": "draft",
+                "status": "draft", "furnished": false, "amenities": [], "images": [], "views_count": 0,
+                "applications_count": 0, "favorites_count": 0,
             ],
             userColumns: ["owner_id"], textArrayColumns: ["images"],
             numericColumns: ["monthly_rent": money, "charges": money, "deposit": money],
@@ -33,7 +40,8 @@ extension EasyCo {
                 RowPolicy(Set(RowPolicy.Operation.allCases), propertyOwner),
             ]),
         Table(
-            name: "transactions", model: "EasyCo.Transaction", references: ["property_id": "properties"],
+            name: "transactions", model: "EasyCo.Transaction",
+            defaults: ["currency": "EUR", "status": "pending", "metadata": [:]], references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
             checks: [MinimumCheck("amount", atLeast: 0)],
             policies: [
@@ -41,7 +49,9 @@ extension EasyCo {
                 RowPolicy([.select], .column("payee_id")),
             ]),
         Table(
-            name: "payment_schedules", model: "EasyCo.PaymentSchedule", references: ["property_id": "properties"],
+            name: "payment_schedules", model: "EasyCo.PaymentSchedule",
+            defaults: ["currency": "EUR", "auto_pay_enabled": false, "is_active": true],
+            references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
             checks: [MinimumCheck("amount", above: 0)],
             policies: [

@@ -31,7 +31,8 @@ extension EasyCoMockTests {
         let row = try #require(represented.json?[0])
         #expect(represented.json?.arrayValue?.count == 1)
         #expect(row["user_id"] == .string(session.user) && row["property_id"] == .string(t3))
-        #expect(row["created_at"] == "2025-11-15T14:30:00Z")
+        // now() as PostgreSQL's JSON writes a timestamptz under TimeZone=UTC.
+        #expect(row["created_at"] == "2025-11-15T14:30:00+00:00")
         #expect(row.objectValue?.keys.sorted() == ["created_at", "id", "property_id", "user_id"])
         #expect(represented.response.header("Content-Range") == "*/*")
         #expect(represented.response.header("Preference-Applied") == "return=representation")

@@ -263,7 +263,10 @@ struct EasyCoMockTests {
     }
 
     @Test func oversizedBodiesUnknownRoutesAndMethods() async throws {
-        try await LiveMock.with(.easyco, configuration: Self.configuration()) { mock in
+        // --max-body-bytes overrides EasyCo's 32 MiB, so the socket carries 2 MiB rather than 33.
+        var configuration = Self.configuration()
+        configuration.maximumBodyBytes = 1 << 20
+        try await LiveMock.with(.easyco, configuration: configuration) { mock in
             let answer = try await mock.token()
             let token = try #require(answer["access_token"]?.stringValue)
             let headers = [("apikey", try #require(answer["apikey"]?.stringValue))]
@@ -384,23 +387,31 @@ struct EasyCoMockTests {
         #expect(first.stored("properties").count > 8)
     }
 
-    @Test func fixtureFilesBecomeRows() async throws {
+    /// A temporary fixtures folder whose `GET /rest/v1/properties` fixture holds the rows `edit` makes of the
+    /// generated first row; the caller removes it.
+    func propertiesFixture(_ edit: ([String: JSONValue]) -> [[String: JSONValue]]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "understudy-easyco-fixtures-\(UUID())")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("easyco"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var fixture = spec.fixture(for: try #require(spec.endpoint("GET /rest/v1/properties")), seed: 1)
-        guard case .array(let rows)? = fixture.responses[200], case .object(var row)? = rows.first else {
-            Issue.record("no generated property")
-            return
-        }
-        row["title"] = "Péniche amarrée quai de Bercy"
-        row["status"] = "published"
-        row["is_available"] = true
-        fixture.responses[200] = [.object(row)]
+        let row = try #require(fixture.responses[200]?.arrayValue?.first?.objectValue, "no generated property")
+        fixture.responses[200] = .array(edit(row).map(JSONValue.object))
         try Data(fixture.jsonValue.serializedBytes(.pretty)).write(
             to: folder.appendingPathComponent("easyco/\(fixture.fileName)"))
+        return folder
+    }
+
+    @Test func fixtureFilesBecomeRows() async throws {
+        var row: [String: JSONValue] = [:]
+        let folder = try propertiesFixture { generated in
+            row = generated
+            row["title"] = "Péniche amarrée quai de Bercy"
+            row["status"] = "published"
+            row["is_available"] = true
+            return [row]
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await session(Self.configuration(fixtures: folder))
         let found = try await session.rows(
             "/rest/v1/properties?title=eq.P%C3%A9niche%20amarr%C3%A9e%20quai%20de%20Bercy")

@@ -33,17 +33,23 @@ struct TestDatabase {
         }
     }
 
-    /// Runs one statement on the database a URL names.
-    static func execute(_ sql: String, on url: URL) async throws {
+    /// A connection to the database a URL names; the caller closes it.
+    static func connect(_ url: URL) async throws -> PostgresConnection {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         let configuration = PostgresConnection.Configuration(
             host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
             username: components.user ?? "postgres", password: components.password,
             database: String(components.path.dropFirst()), tls: .disable)
-        let connection = try await PostgresConnection.connect(
-            configuration: configuration, id: 1, logger: Logger(label: "understudy.tests.postgres"))
+        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+    }
+
+    static let logger = Logger(label: "understudy.tests.postgres")
+
+    /// Runs one statement on the database a URL names.
+    static func execute(_ sql: String, on url: URL) async throws {
+        let connection = try await connect(url)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "understudy.tests.postgres"))
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
             try await connection.close()
         } catch {
             try? await connection.close()

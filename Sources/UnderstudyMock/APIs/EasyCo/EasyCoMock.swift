@@ -21,6 +21,10 @@ public struct EasyCoMock: MockBehaviour {
     public func synchronize() async throws { try await store.synchronize() }
     /// PostgREST inserts every object of a JSON array body.
     public var acceptsArrayBodies: Bool { true }
+
+    /// 32 MiB: a bulk insert of 10 000 rows (about 8 MB of `properties`) goes in one request, as PostgREST takes
+    /// it; far larger bodies are still refused.
+    public var maximumBodyBytes: Int { 32 << 20 }
     /// PostgREST serves every verb on every table and lets row-level security decide, and Supabase Auth signs
     /// users in under `/auth/v1`; the document describes only the table operations the app makes.
     public var undocumentedEndpoints: [AnyEndpoint] { Self.everyVerb + Self.goTrueEndpoints }
@@ -51,12 +55,13 @@ public struct EasyCoMock: MockBehaviour {
     static let startupTokenLifetime: TimeInterval = 86_400
 
     /// Creates the mock with its seeded state (or the state file's, when it exists).
-    /// - Throws: when the fixtures or the state file cannot be read, or the JWT secret is too short.
+    /// - Throws: when the fixtures or the state file cannot be read, a fixture row breaks a column rule
+    ///   (``FixtureError``), or the JWT secret is too short.
     public init(configuration: MockConfiguration) async throws {
         let fixtures = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [EasyCo.spec])
         try await self.init(
-            configuration: configuration, seed: EasyCoSeed(fixtures: fixtures, catalog: .easyCo).state())
+            configuration: configuration, seed: try EasyCoSeed(fixtures: fixtures, catalog: .easyCo).state())
     }
 
     /// Creates the mock over a given initial state (large tables in tests).

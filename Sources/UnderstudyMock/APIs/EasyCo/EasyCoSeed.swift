@@ -36,10 +36,11 @@ struct EasyCoSeed {
     }
 
     /// Builds the state.
-    func state() -> EasyCoState {
+    /// - Throws: ``FixtureError`` naming the fixture row and column that PostgreSQL would refuse.
+    func state() throws -> EasyCoState {
         var seed = self
         let defaultUser = seed.scenario()
-        seed.importFixtures()
+        try seed.importFixtures()
         for name in catalog.tables.keys where seed.tables[name] == nil { seed.tables[name] = PostgrestTable() }
         return EasyCoState(users: seed.users, defaultUser: defaultUser, tables: seed.tables, insertions: 0)
     }
@@ -278,25 +279,41 @@ struct EasyCoSeed {
         var row = values
         let id = values["id"]?.stringValue ?? Self.uuid(&random)
         row["id"] = .string(id)
-        tables[table, default: PostgrestTable()].append(normalized(row, table: table))
+        do {
+            tables[table, default: PostgrestTable()].append(try normalized(row, table: table))
+        } catch {
+            preconditionFailure("the scenario's \(table) row \(id) breaks a column rule: \(error.messages[0])")
+        }
         return id
     }
 
-    private func normalized(_ values: [String: JSONValue], table: String) -> PostgrestRow {
+    /// A row with every column (missing ones are defaults or null), stored as PostgreSQL stores an insert's values
+    /// and checked against NOT NULL and the CHECKs, as a write is.
+    /// - Throws: the PostgREST error of the first value or constraint the row breaks.
+    private func normalized(_ values: [String: JSONValue], table: String) throws(MockError) -> PostgrestRow {
         guard let info = catalog.table(table) else { return values }
         var row: PostgrestRow = [:]
         for column in info.columns {
-            let value = values[column.name] ?? info.facts.defaults[column.name] ?? .null
-            // Fixture rows are stored as PostgreSQL would store them; one it would refuse is kept as it is.
-            row[column.name] = (try? EasyCoMock.stored(value, column: column, in: info)) ?? value
+            guard let value = values[column.name] else {
+                row[column.name] = info.defaults[column.name]
+                continue
+            }
+            do {
+                row[column.name] = try PostgrestInput.stored(value, column: column, in: info)
+            } catch {
+                throw MockError(
+                    error.status, messages: ["column \(column.name): " + (error.messages.first ?? "")], body: error.body)
+            }
         }
+        try PostgrestInput.check(row, info: info)
         return row
     }
 
     // MARK: Fixtures
 
     /// The fixtures' rows, after the scenario's, with their references repaired.
-    private mutating func importFixtures() {
+    /// - Throws: ``FixtureError`` for a row PostgreSQL would refuse.
+    private mutating func importFixtures() throws {
         let spec = EasyCo.spec
         func rows(_ endpoint: String) -> [[String: JSONValue]] {
             fixtures.body(endpoint, in: spec).arrayValue?.compactMap(\.objectValue) ?? []
@@ -308,10 +325,18 @@ struct EasyCoSeed {
         }
         let scenarioProperties = tables["properties"]?.rows.compactMap { $0["id"]?.stringValue } ?? []
         var fixtureProperties: [String] = []
-        for row in rows("GET /rest/v1/properties")
-            + rows("GET /rest/v1/favorites").compactMap({ $0["properties"]?.objectValue })
-        {
-            if let id = importRow(row, table: "properties", properties: []) { fixtureProperties.append(id) }
+        for (index, row) in rows("GET /rest/v1/properties").enumerated() {
+            let source = "GET /rest/v1/properties, row \(index + 1)"
+            if let id = try importRow(row, table: "properties", properties: [], source: source) {
+                fixtureProperties.append(id)
+            }
+        }
+        for (index, row) in rows("GET /rest/v1/favorites").enumerated() {
+            guard let property = row["properties"]?.objectValue else { continue }
+            let source = "GET /rest/v1/favorites, row \(index + 1), properties"
+            if let id = try importRow(property, table: "properties", properties: [], source: source) {
+                fixtureProperties.append(id)
+            }
         }
         // Fixture rows hang on fixture properties, so the scenario's counts stay as the document logs them.
         let targets = fixtureProperties.isEmpty ? Array(scenarioProperties.suffix(1)) : fixtureProperties
@@ -322,15 +347,30 @@ struct EasyCoSeed {
             ("applications", ["GET /rest/v1/applications", "POST /rest/v1/applications"]),
             ("favorites", ["POST /rest/v1/favorites"]),
         ] {
-            for row in endpoints.flatMap(rows) { importRow(row, table: table, properties: targets) }
+            for endpoint in endpoints {
+                for (index, row) in rows(endpoint).enumerated() {
+                    try importRow(row, table: table, properties: targets, source: "\(endpoint), row \(index + 1)")
+                }
+            }
         }
     }
 
     /// Adds one fixture row unless its id or a unique key is taken; returns its id when added.
+    /// - Throws: ``FixtureError`` naming `source` (the fixture's endpoint and row) when a value or constraint of
+    ///   the row is one PostgreSQL would refuse.
     @discardableResult
-    private mutating func importRow(_ values: [String: JSONValue], table: String, properties: [String]) -> String? {
+    private mutating func importRow(
+        _ values: [String: JSONValue], table: String, properties: [String], source: String
+    ) throws -> String? {
         guard let info = catalog.table(table) else { return nil }
-        var row = normalized(values, table: table)
+        var row: PostgrestRow
+        do {
+            row = try normalized(values, table: table)
+        } catch {
+            throw FixtureError(
+                description: "the easyco fixture of \(source) (table \(table)) cannot be stored: "
+                    + "\(error.messages.first ?? "") (\(error.body?["code"]?.stringValue ?? ""))")
+        }
         if row["id"]?.stringValue == nil { row["id"] = .string(Self.uuid(&random)) }
         guard let id = row["id"]?.stringValue, tables[table]?.row(id: id) == nil else { return nil }
         if let reference = row["property_id"]?.stringValue, tables["properties"]?.row(id: reference) == nil,

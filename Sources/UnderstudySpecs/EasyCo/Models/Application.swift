@@ -73,6 +73,7 @@ extension EasyCo {
 extension EasyCo.Application: SchemaRefining {
     public static func refineSchema(_ schema: inout ObjectSchema) {
         schema.refine("status") { $0 = .string(values: statuses) }
+        schema.setFormat(.date, of: "desired_move_in_date")
         schema.setFormat(.dateTime, of: "created_at")
         schema.setFormat(.dateTime, of: "updated_at")
     }

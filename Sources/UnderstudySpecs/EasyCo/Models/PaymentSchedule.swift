@@ -60,6 +60,7 @@ extension EasyCo.PaymentSchedule: SchemaRefining {
         schema.refine("amount") { $0 = .decimal(exclusiveMinimum: 0) }
         schema.refine("frequency") { $0 = .string(values: frequencies) }
         schema.refine("payment_type") { $0 = .string(values: paymentTypes) }
+        for column in ["start_date", "end_date", "next_payment_date"] { schema.setFormat(.date, of: column) }
         schema.setFormat(.dateTime, of: "created_at")
         schema.setFormat(.dateTime, of: "updated_at")
     }

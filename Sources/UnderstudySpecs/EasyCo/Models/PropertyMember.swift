@@ -41,6 +41,7 @@ extension EasyCo.PropertyMember: SchemaRefining {
     public static func refineSchema(_ schema: inout ObjectSchema) {
         schema.refine("role") { $0 = .string(values: roles) }
         schema.refine("status") { $0 = .string(values: statuses) }
+        for column in ["move_in_date", "move_out_date"] { schema.setFormat(.date, of: column) }
         schema.setFormat(.dateTime, of: "created_at")
         schema.setFormat(.dateTime, of: "updated_at")
     }

@@ -64,6 +64,7 @@ extension EasyCo.Transaction: SchemaRefining {
         schema.refine("currency") { $0 = .string(values: currencies) }
         schema.refine("transaction_type") { $0 = .string(values: transactionTypes) }
         schema.refine("status") { $0 = .string(values: statuses) }
+        schema.setFormat(.date, of: "due_date")
         for column in ["paid_at", "created_at", "updated_at"] { schema.setFormat(.dateTime, of: column) }
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudySpecs
+
+@testable import UnderstudyMock
+
+/// Column types and constraints on every write and on fixture load, with PostgreSQL 15's codes and messages
+/// (each checked against a real PostgreSQL by `PostgresDifferentialTests`).
+extension EasyCoMockTests {
+    /// A property Camille may insert, with `changes` applied.
+    static func newProperty(_ owner: String, _ changes: [String: JSONValue] = [:]) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "owner_id": .string(owner), "title": "Essai", "property_type": "studio", "address": "1 rue Neuve",
+            "city": "Lyon", "postal_code": "69001", "monthly_rent": 500,
+        ]
+        for (key, value) in changes { body[key] = value }
+        return .object(body)
+    }
+
+    @Test func valuesAreStoredAsTheirColumnTypesStoreThem() async throws {
+        let session = try await session()
+        let reply = await session.send(
+            "POST", "/rest/v1/properties",
+            json: Self.newProperty(
+                session.user,
+                [
+                    // PostgreSQL reads a JSON string through the type's input function: "3" is an integer,
+                    // "yes" a boolean, and a text column takes a number as its text.
+                    "bedrooms": "3", "furnished": "yes", "postal_code": 69001,
+                    "owner_id": .string(session.user.uppercased()),
+                    "published_at": "2025-12-04T12:15:30.123400+02:00", "available_from": "2025-12-04",
+                    "images": "{a,\"b c\"}",
+                ]),
+            headers: ["Prefer": "return=representation"])
+        #expect(reply.status == 201, "\(reply.json ?? .null)")
+        let row = try #require(reply.json?[0])
+        #expect(row["bedrooms"] == 3 && row["furnished"] == true && row["postal_code"] == "69001")
+        #expect(row["owner_id"] == .string(session.user))
+        // timestamptz as PostgreSQL 15's JSON output writes it under TimeZone=UTC (checked with
+        // `SELECT to_json('2025-12-04T10:15:30.1234Z'::timestamptz)`): trailing zeros of the fraction trimmed.
+        #expect(row["published_at"] == "2025-12-04T10:15:30.1234+00:00")
+        #expect(row["created_at"] == "2025-11-15T14:30:00+00:00")
+        #expect(row["available_from"] == "2025-12-04")
+        #expect(row["images"] == ["a", "b c"])
+        // The defaults of the columns the insert leaves out (the project's migrations).
+        #expect(
+            row["country"] == "France" && row["views_count"] == 0
+                && row["charges"] == .number(JSONNumber(uncheckedLiteral: "0.00")))
+        #expect(row["amenities"] == [] && row["status"] == "draft")
+    }
+
+    @Test func valuesTheColumnsRefuseAreErrors() async throws {
+        let session = try await session()
+        func insert(_ changes: [String: JSONValue]) async -> (Int, String?, String?) {
+            Self.error(await session.send("POST", "/rest/v1/properties", json: Self.newProperty(session.user, changes)))
+        }
+        #expect(await insert(["bedrooms": "abc"]) == (400, "22P02", "invalid input syntax for type integer: \"abc\""))
+        #expect(await insert(["bedrooms": 1.5]) == (400, "22P02", "invalid input syntax for type integer: \"1.5\""))
+        #expect(
+            await insert(["bedrooms": 3_000_000_000])
+                == (400, "22003", "value \"3000000000\" is out of range for type integer"))
+        #expect(await insert(["owner_id": "nope"]) == (400, "22P02", "invalid input syntax for type uuid: \"nope\""))
+        #expect(
+            await insert(["is_available": "maybe"]) == (
+                400, "22P02", "invalid input syntax for type boolean: \"maybe\""
+            ))
+        // Dates are 22007 / 22008, not 22P02 (PostgreSQL's DateTimeParseError).
+        #expect(
+            await insert(["available_from": "nope"]) == (400, "22007", "invalid input syntax for type date: \"nope\""))
+        #expect(
+            await insert(["available_from": "2025-02-30"])
+                == (400, "22008", "date/time field value out of range: \"2025-02-30\""))
+        #expect(
+            await insert(["published_at": "soon"])
+                == (400, "22007", "invalid input syntax for type timestamp with time zone: \"soon\""))
+        #expect(
+            await insert(["property_type": "castle"])
+                == (
+                    400, "23514",
+                    "new row for relation \"properties\" violates check constraint \"properties_property_type_check\""
+                ))
+        #expect(
+            await insert(["title": nil, "property_type": "castle"])
+                == (
+                    400, "23502",
+                    "null value in column \"title\" of relation \"properties\" violates not-null constraint"
+                ))
+        // An update goes through the same rules; one that matches no row checks nothing, as in SQL.
+        let flat = try session.propertyID("Maison avec jardin")
+        let patch = await session.send("PATCH", "/rest/v1/properties?id=eq.\(flat)", json: ["status": "sold"])
+        #expect(
+            Self.error(patch)
+                == (
+                    400, "23514",
+                    "new row for relation \"properties\" violates check constraint \"properties_status_check\""
+                ))
+        let none = await session.send("PATCH", "/rest/v1/properties?id=eq.\(flat)&city=eq.Paris", json: ["title": nil])
+        #expect(none.status == 204)
+        #expect(try await session.all("/rest/v1/properties?id=eq.\(flat)&select=status") == [["status": "rented"]])
+    }
+
+    /// `columns=` names the inserted columns for every object: a key an object lacks is NULL, or the column's
+    /// default under `Prefer: missing=default` (docs.postgrest.org/en/v12/references/api/preferences.html,
+    /// "Missing"; supabase-js sends `columns=` with arrays and `missing=default` unless `defaultToNull`).
+    @Test func missingKeysOfABulkInsertAreNullOrTheDefault() async throws {
+        let session = try await session()
+        let rows: JSONValue = [
+            Self.newProperty(session.user, ["title": "Avec pays", "country": "Belgique"]),
+            Self.newProperty(session.user, ["title": "Sans pays"]),
+        ]
+        let target =
+            "/rest/v1/properties?columns=owner_id,title,property_type,address,city,postal_code,monthly_rent,country"
+        let nulls = await session.send("POST", target, json: rows)
+        #expect(
+            Self.error(nulls)
+                == (
+                    400, "23502",
+                    "null value in column \"country\" of relation \"properties\" violates not-null constraint"
+                ))
+        let defaults = await session.send(
+            "POST", target + "&select=title,country", json: rows,
+            headers: ["Prefer": "return=representation,missing=default"])
+        #expect(defaults.status == 201)
+        #expect(
+            defaults.json == [
+                ["title": "Avec pays", "country": "Belgique"], ["title": "Sans pays", "country": "France"],
+            ])
+        #expect(defaults.response.header("Preference-Applied") == "return=representation, missing=default")
+    }
+
+    @Test func aFixtureRowTheColumnsRefuseStopsTheStart() async throws {
+        let folder = try propertiesFixture { row in
+            var bad = row
+            bad["id"] = "5b0c8b1e-0f57-4a34-9f51-5b7e3f0b1c2d"
+            bad["bedrooms"] = "deux"
+            return [row, bad]
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await #expect(
+            throws: FixtureError(
+                description:
+                    "the easyco fixture of GET /rest/v1/properties, row 2 (table properties) cannot be stored: "
+                    + "column bedrooms: invalid input syntax for type integer: \"deux\" (22P02)")
+        ) {
+            _ = try await EasyCoMock(configuration: Self.configuration(fixtures: folder))
+        }
+    }
+
+    /// Issue 12's scale: 10 000 rows in one request, under EasyCo's 32 MiB body limit.
+    @Test func tenThousandRowsInOneInsert() async throws {
+        let session = try await session()
+        let before = session.stored("properties").count
+        let rows = JSONValue.array(
+            (0..<10_000).map {
+                Self.newProperty(session.user, ["title": .string("Lot \($0)"), "bedrooms": .integer($0 % 5)])
+            })
+        let body = rows.serializedBytes()
+        #expect(body.count > 1 << 20 && session.engine.maximumBodyBytes == 32 << 20)
+        let huge = await session.send("POST", "/rest/v1/properties", bytes: body + [UInt8](repeating: 32, count: 32 << 20))
+        #expect(huge.status == 413 && huge.json?["message"] != nil)
+        let started = ContinuousClock.now
+        let reply = await session.send("POST", "/rest/v1/properties", bytes: body)
+        #expect(reply.status == 201, "\(reply.json ?? .null)")
+        print("10 000-row insert: \(ContinuousClock.now - started)")
+        #expect(session.stored("properties").count == before + 10_000)
+        let counted = await session.send(
+            "HEAD", "/rest/v1/properties?title=like.Lot*&bedrooms=eq.4", headers: ["Prefer": "count=exact"])
+        #expect(counted.response.header("Content-Range") == "0-1999/2000")
+    }
+}
