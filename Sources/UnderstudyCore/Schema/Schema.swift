@@ -59,8 +59,8 @@ public indirect enum Schema: Sendable, Hashable {
     }
 
     /// A decimal, optionally constrained.
-    public static func decimal(minimum: Double? = nil, exclusiveMinimum: Double? = nil) -> Schema {
-        .decimal(NumberConstraints(minimum: minimum, exclusiveMinimum: exclusiveMinimum))
+    public static func decimal(minimum: Double? = nil, maximum: Double? = nil, exclusiveMinimum: Double? = nil) -> Schema {
+        .decimal(NumberConstraints(minimum: minimum, maximum: maximum, exclusiveMinimum: exclusiveMinimum))
     }
 
     /// An array of `items`.

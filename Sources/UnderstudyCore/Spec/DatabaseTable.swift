@@ -1,5 +1,9 @@
 /// One table of the database behind a PostgREST API (Supabase), as its migrations declare it: the row model
-/// whose properties are the columns, keys, defaults, foreign keys and row-level security. A spec lists its
+/// whose properties are the columns, keys, defaults, foreign keys and row-level security.
+///
+/// The row model's schema states the columns' `CHECK`s, named `<table>_<column>_check` as PostgreSQL names a
+/// column constraint (a violation is 400, `23514`): a number's bounds (`CHECK (bedrooms >= 0 AND bedrooms <= 20)`)
+/// and a text column's values (`CHECK (status IN (…))`, unless ``enumTypes`` declares the column an enum). A spec lists its
 /// tables (``APISpec/database``) and the mock's PostgREST engine serves any such schema.
 ///
 /// `id`, `created_at` and `updated_at` are filled by the database (`gen_random_uuid()`, `now()`).
@@ -29,11 +33,6 @@ public struct DatabaseTable: Sendable, Hashable {
     public let textArrayColumns: Set<String>
     /// Columns declared `numeric(precision, scale)`: values are rounded to the scale when written.
     public let numericColumns: [String: NumericScale]
-    /// `CHECK` constraints on a column's lowest value (a violation is 400, `23514`).
-    ///
-    /// A text column whose model lists its values has `CHECK (column IN (…))` besides, named
-    /// `<table>_<column>_check` too, unless ``enumTypes`` declares it.
-    public let checks: [MinimumCheck]
     /// Columns of a PostgreSQL enum type, by column, with the type's name: the model's values are the type's
     /// labels, and another value is refused as the type reads it (400, `22P02`) rather than by a `CHECK`.
     public let enumTypes: [String: String]
@@ -43,7 +42,7 @@ public struct DatabaseTable: Sendable, Hashable {
     public init(
         name: String, model: String, embeds: Set<String> = [], uniqueKeys: [[String]] = [],
         defaults: [String: JSONValue] = [:], references: [String: String] = [:], userColumns: [String] = [],
-        textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:], checks: [MinimumCheck] = [],
+        textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:],
         enumTypes: [String: String] = [:], policies: [RowPolicy]
     ) {
         self.name = name
@@ -55,7 +54,6 @@ public struct DatabaseTable: Sendable, Hashable {
         self.userColumns = userColumns
         self.textArrayColumns = textArrayColumns
         self.numericColumns = numericColumns
-        self.checks = checks
         self.enumTypes = enumTypes
         self.policies = policies
     }
@@ -69,33 +67,6 @@ public struct NumericScale: Sendable, Hashable {
     public init(precision: Int, scale: Int) {
         self.precision = precision
         self.scale = scale
-    }
-}
-
-/// A `CHECK (column >= minimum)` or `CHECK (column > minimum)` constraint, named as PostgreSQL names a column
-/// constraint: `<table>_<column>_check`.
-public struct MinimumCheck: Sendable, Hashable {
-    public let column: String
-    public let minimum: Double
-    /// Whether `minimum` itself passes (`>=`) or not (`>`).
-    public let inclusive: Bool
-
-    public init(_ column: String, atLeast minimum: Double) {
-        self.column = column
-        self.minimum = minimum
-        inclusive = true
-    }
-
-    public init(_ column: String, above minimum: Double) {
-        self.column = column
-        self.minimum = minimum
-        inclusive = false
-    }
-
-    /// Whether a value passes; `NULL` passes, as in SQL.
-    public func allows(_ value: Double?) -> Bool {
-        guard let value else { return true }
-        return inclusive ? value >= minimum : value > minimum
     }
 }
 

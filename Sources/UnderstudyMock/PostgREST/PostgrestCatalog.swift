@@ -28,6 +28,17 @@ struct PostgrestColumn: Sendable, Hashable {
     let nullable: Bool
     /// The values a text column accepts (its model's enumeration), `nil` for any.
     var values: [String]? = nil
+    /// The bounds of a number column's `CHECK` (its model's minimum and maximum), `nil` for none.
+    var bounds: NumberConstraints? = nil
+
+    /// Whether a value meets the column's bounds; `NULL` does, as in SQL.
+    func allows(_ value: Double?) -> Bool {
+        guard let value, let bounds else { return true }
+        if let minimum = bounds.minimum, value < minimum { return false }
+        if let minimum = bounds.exclusiveMinimum, value <= minimum { return false }
+        if let maximum = bounds.maximum, value > maximum { return false }
+        return true
+    }
 }
 
 /// A many-to-one foreign key: `table.column` references `referencedTable.id`.
@@ -91,7 +102,8 @@ struct PostgrestCatalog: Sendable {
                 PostgrestColumn(
                     name: property.name,
                     type: Self.type(of: property.schema, textArray: table.textArrayColumns.contains(property.name)),
-                    nullable: property.schema.acceptsNull, values: Self.values(of: property.schema))
+                    nullable: property.schema.acceptsNull, values: Self.values(of: property.schema),
+                    bounds: Self.bounds(of: property.schema))
             }
             tables[table.name] = PostgrestTableInfo(name: table.name, columns: columns, facts: table)
         }
@@ -110,6 +122,18 @@ struct PostgrestCatalog: Sendable {
 
     /// The many-to-one keys pointing at `table`.
     func keys(to table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.referencedTable == table } }
+
+    /// A number column's bounds, from its model (integers as numbers).
+    private static func bounds(of schema: Schema) -> NumberConstraints? {
+        switch schema.nonNull {
+        case .integer(let constraints) where constraints.minimum != nil || constraints.maximum != nil:
+            NumberConstraints(minimum: constraints.minimum.map(Double.init), maximum: constraints.maximum.map(Double.init))
+        case .number(let constraints), .decimal(let constraints)
+        where constraints.minimum != nil || constraints.maximum != nil || constraints.exclusiveMinimum != nil:
+            constraints
+        default: nil
+        }
+    }
 
     private static func values(of schema: Schema) -> [String]? {
         guard case .string(let constraints) = schema.nonNull else { return nil }

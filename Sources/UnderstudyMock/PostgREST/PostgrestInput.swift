@@ -79,7 +79,7 @@ enum PostgrestInput {
     }
 
     /// A row's constraints once its values are stored, in PostgreSQL's order (`ExecConstraints`): NOT NULL by
-    /// column (23502), then the CHECKs by constraint name (23514): lowest values, and the values a text column
+    /// column (23502), then the CHECKs by constraint name (23514): a number's bounds, and the values a text column
     /// lists.
     static func check(_ row: PostgrestRow, info: PostgrestTableInfo) throws(MockError) {
         if let missing = info.columns.first(where: { !$0.nullable && (row[$0.name] ?? .null) == .null }) {
@@ -88,8 +88,8 @@ enum PostgrestInput {
                 "null value in column \"\(missing.name)\" of relation \"\(info.name)\" violates not-null constraint")
         }
         var failed: [String] = []
-        for check in info.facts.checks where !check.allows(row[check.column]?.numberLiteral.flatMap(Double.init)) {
-            failed.append(check.column)
+        for column in info.columns where !column.allows(row[column.name]?.numberLiteral.flatMap(Double.init)) {
+            failed.append(column.name)
         }
         for column in info.columns where info.facts.enumTypes[column.name] == nil {
             guard let values = column.values, let value = row[column.name]?.stringValue else { continue }

@@ -43,7 +43,6 @@ extension EasyCo {
             name: "transactions", model: "EasyCo.Transaction",
             defaults: ["currency": "EUR", "status": "pending", "metadata": [:]], references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
-            checks: [MinimumCheck("amount", atLeast: 0)],
             policies: [
                 RowPolicy([.select, .insert], .column("payer_id")),
                 RowPolicy([.select], .column("payee_id")),
@@ -53,7 +52,6 @@ extension EasyCo {
             defaults: ["currency": "EUR", "auto_pay_enabled": false, "is_active": true],
             references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
-            checks: [MinimumCheck("amount", above: 0)],
             policies: [
                 RowPolicy([.select, .insert, .delete], .column("payer_id")),
                 RowPolicy([.select], .column("payee_id")),

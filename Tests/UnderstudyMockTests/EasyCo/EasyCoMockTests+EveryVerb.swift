@@ -126,14 +126,17 @@ extension EasyCoMockTests {
         #expect(await rent(.number(JSONNumber(1234.455))).json?[0]?["monthly_rent"]?.numberLiteral == "1234.46")
         #expect(await rent("990").json?[0]?["monthly_rent"]?.numberLiteral == "990.00")
         #expect(await rent(.number(JSONNumber(0.004))).json?[0]?["monthly_rent"]?.numberLiteral == "0.00")
-        #expect(await rent(.number(JSONNumber(-12.345))).json?[0]?["monthly_rent"]?.numberLiteral == "-12.35")
-        #expect(await rent(.number(JSONNumber(99_999_999.994))).json?[0]?["monthly_rent"]?.numberLiteral == "99999999.99")
+        #expect(await rent(.number(JSONNumber(999_999.994))).json?[0]?["monthly_rent"]?.numberLiteral == "999999.99")
+        // The type first, then the column's CHECK (monthly_rent >= 0 AND monthly_rent <= 1000000).
+        let check = #"new row for relation "properties" violates check constraint "properties_monthly_rent_check""#
+        #expect(Self.error(await rent(.number(JSONNumber(-12.345)))) == (400, "23514", check))
+        #expect(Self.error(await rent(.number(JSONNumber(99_999_999.994)))) == (400, "23514", check))
         let overflow = await rent(.number(JSONNumber(99_999_999.995)))
         #expect(overflow.status == 400 && overflow.json?["code"] == "22003")
         let word = await rent("beaucoup")
         #expect(Self.error(word) == (400, "22P02", #"invalid input syntax for type numeric: "beaucoup""#))
         // The refused writes changed nothing.
-        #expect(session.stored("properties").first { $0["id"] == .string(id) }?["monthly_rent"]?.numberLiteral == "99999999.99")
+        #expect(session.stored("properties").first { $0["id"] == .string(id) }?["monthly_rent"]?.numberLiteral == "999999.99")
     }
 }
 

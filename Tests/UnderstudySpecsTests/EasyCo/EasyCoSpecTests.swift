@@ -231,8 +231,10 @@ struct EasyCoSpecTests {
         let property = try object("EasyCo.Property")
         #expect(property.properties.count == 31)
         #expect(property["id"] == Property("id", .string(format: .uuid)))
-        #expect(property["monthly_rent"] == Property("monthly_rent", .decimal()))
-        #expect(property["deposit"] == Property("deposit", .nullable(.decimal()), required: false))
+        // The migration's CHECKs are the model's bounds; the mock's PostgREST engine reads them as the table's.
+        #expect(property["monthly_rent"] == Property("monthly_rent", .decimal(minimum: 0, maximum: 1_000_000)))
+        #expect(property["deposit"] == Property("deposit", .nullable(.decimal(minimum: 0)), required: false))
+        #expect(property["bathrooms"] == Property("bathrooms", .integer(minimum: 0, maximum: 10)))
         #expect(property["amenities"] == Property("amenities", .array(.string())))
         let availableFrom = Property("available_from", .nullable(.string(format: .date)), required: false)
         #expect(property["available_from"] == availableFrom)

@@ -107,6 +107,15 @@ extension EasyCo {
 extension EasyCo.Property: SchemaRefining {
     public static func refineSchema(_ schema: inout ObjectSchema) {
         schema.refine("property_type") { $0 = .string(values: propertyTypes) }
+        // 030_create_properties_table.sql's CHECKs: a studio has no 60 bathrooms.
+        schema.refine("bedrooms") { $0 = .integer(minimum: 0, maximum: 20) }
+        schema.refine("bathrooms") { $0 = .integer(minimum: 0, maximum: 10) }
+        schema.refine("surface_area") { $0 = .integer(minimum: 1, maximum: 10_000) }
+        schema.refine("monthly_rent") { $0 = .decimal(minimum: 0, maximum: 1_000_000) }
+        for column in ["charges", "deposit"] { schema.refine(column) { $0 = .decimal(minimum: 0) } }
+        for column in ["views_count", "applications_count", "favorites_count"] {
+            schema.refine(column) { $0 = .integer(minimum: 0) }
+        }
         schema.refine("status") { $0 = .string(values: statuses) }
         schema.setFormat(.date, of: "available_from")
         for column in ["created_at", "updated_at", "published_at"] { schema.setFormat(.dateTime, of: column) }
