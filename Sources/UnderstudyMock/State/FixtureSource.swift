@@ -40,6 +40,11 @@ public struct FixtureSource: Sendable {
         return spec.fixture(for: endpoint, seed: seed)
     }
 
+    /// Whether an endpoint's fixture is generated from the spec (no file gives it).
+    public func isGenerated(_ endpointID: String, in spec: APISpec) -> Bool {
+        files["\(spec.id) \(endpointID)"] == nil
+    }
+
     /// The success body of an endpoint.
     public func body(_ endpointID: String, in spec: APISpec) -> JSONValue {
         let fixture = fixture(endpointID, in: spec)

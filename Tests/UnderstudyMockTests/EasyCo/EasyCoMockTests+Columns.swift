@@ -18,6 +18,31 @@ extension EasyCoMockTests {
         return .object(body)
     }
 
+    /// Every seeded listing, the scenario's and those made from the spec's generated fixtures, reads as a real one:
+    /// inside the migration's CHECKs, and rooms, surface and prices that fit together.
+    @Test func seededPropertiesArePlausibleListings() async throws {
+        let session = try await session()
+        let properties = session.stored("properties")
+        #expect(properties.count > 8)
+        for row in properties {
+            let title = row["title"]?.stringValue ?? "?"
+            guard let bedrooms = row["bedrooms"]?.numberValue?.intValue,
+                let bathrooms = row["bathrooms"]?.numberValue?.intValue,
+                let surface = row["surface_area"]?.numberValue?.intValue,
+                let rent = row["monthly_rent"]?.numberValue?.doubleValue,
+                let charges = row["charges"]?.numberValue?.doubleValue
+            else {
+                Issue.record("\(title): a listing without rooms, surface or rent")
+                continue
+            }
+            #expect(bedrooms <= 5 && bathrooms >= 1 && bathrooms <= bedrooms + 1, "\(title): \(bedrooms)/\(bathrooms)")
+            // A room in a shared flat may have 9 m² (France's legal minimum for a let room).
+            #expect(surface >= 9 * max(1, bedrooms) && surface <= 150, "\(title): \(surface) m², \(bedrooms) bedrooms")
+            #expect((3...40).contains(rent / Double(surface)), "\(title): \(rent) € for \(surface) m²")
+            #expect(charges < rent / 5, "\(title): \(charges) € of charges on \(rent) €")
+        }
+    }
+
     @Test func valuesAreStoredAsTheirColumnTypesStoreThem() async throws {
         let session = try await session()
         let reply = await session.send(

@@ -325,15 +325,17 @@ struct EasyCoSeed {
         }
         let scenarioProperties = tables["properties"]?.rows.compactMap { $0["id"]?.stringValue } ?? []
         var fixtureProperties: [String] = []
-        for (index, row) in rows("GET /rest/v1/properties").enumerated() {
+        for (index, var row) in rows("GET /rest/v1/properties").enumerated() {
             let source = "GET /rest/v1/properties, row \(index + 1)"
+            if fixtures.isGenerated("GET /rest/v1/properties", in: spec) { plausibleLayout(&row) }
             if let id = try importRow(row, table: "properties", properties: [], source: source) {
                 fixtureProperties.append(id)
             }
         }
         for (index, row) in rows("GET /rest/v1/favorites").enumerated() {
-            guard let property = row["properties"]?.objectValue else { continue }
+            guard var property = row["properties"]?.objectValue else { continue }
             let source = "GET /rest/v1/favorites, row \(index + 1), properties"
+            if fixtures.isGenerated("GET /rest/v1/favorites", in: spec) { plausibleLayout(&property) }
             if let id = try importRow(property, table: "properties", properties: [], source: source) {
                 fixtureProperties.append(id)
             }
@@ -353,6 +355,23 @@ struct EasyCoSeed {
                 }
             }
         }
+    }
+
+    /// Gives a generated property the rooms, surface and prices of a real listing, which fit together (the schema
+    /// bounds each value alone: 13 bedrooms and 7 bathrooms in 40 m² meet them): a studio has no bedroom, a flat
+    /// 1 to 3; 18 m² plus 17 m² a bedroom; a rent of 12 to 22 € a m², charges of 8 %, a deposit of one month's rent
+    /// (two when furnished). Rows from `--fixtures` files are kept as written.
+    private mutating func plausibleLayout(_ row: inout [String: JSONValue]) {
+        let bedrooms = row["property_type"]?.stringValue == "studio" ? 0 : Int(1 + random.next() % 3)
+        let surface = 18 + 17 * bedrooms + Int(random.next() % 10)
+        let rent = Double(surface * Int(12 + random.next() % 11))
+        row["bedrooms"] = .integer(bedrooms)
+        row["bathrooms"] = .integer(bedrooms >= 3 ? 2 : 1)
+        row["surface_area"] = .integer(surface)
+        row["monthly_rent"] = Self.money(String(format: "%.2f", rent))
+        row["charges"] = Self.money(String(format: "%.2f", (rent * 0.08).rounded()))
+        let months = row["furnished"]?.boolValue == true ? 2.0 : 1.0
+        row["deposit"] = Self.money(String(format: "%.2f", rent * months))
     }
 
     /// Adds one fixture row unless its id or a unique key is taken; returns its id when added.
