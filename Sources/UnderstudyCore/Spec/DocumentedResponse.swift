@@ -33,8 +33,13 @@ public struct DocumentedResponse: Sendable {
 
     /// Whether the body is JSON (`application/json`, `application/problem+json`).
     public var isJSON: Bool {
-        guard let mediaType = mediaType?.lowercased() else { return false }
-        return mediaType == "application/json" || mediaType.hasSuffix("+json")
+        mediaType.map { Self.isJSON($0.lowercased()) } ?? false
+    }
+
+    /// Whether a lower-cased media type is JSON: `application/json` and the `+json` types
+    /// (`application/problem+json`, `application/merge-patch+json`).
+    public static func isJSON(_ mediaType: String) -> Bool {
+        mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 }
 

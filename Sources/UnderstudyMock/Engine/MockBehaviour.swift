@@ -133,7 +133,7 @@ public enum MediaType {
 
     /// `application/json` and the `+json` types (`application/merge-patch+json`).
     public static func isJSON(_ mediaType: String) -> Bool {
-        mediaType == "application/json" || mediaType.hasSuffix("+json")
+        DocumentedResponse.isJSON(mediaType)
     }
 
     /// 415 in the API's envelope.
