@@ -1,6 +1,5 @@
 import CSystemMemory
 import Foundation
-import Synchronization
 import UnderstudyCore
 
 extension RuleID {
@@ -97,7 +96,7 @@ final class CheckSession: Sendable {
     let options: CheckOptions
     let transport: HTTPTransport
     let inspector: ResponseInspector
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     struct State {
         var ledger: FindingLedger
@@ -121,7 +120,7 @@ final class CheckSession: Sendable {
         inspector = ResponseInspector(spec: spec, maximumBodyBytes: options.transport.maximumBodyBytes)
         let ledger = FindingLedger(
             redactor: options.credentials.redactor, maximumPerResponse: options.maximumFindingsPerResponse)
-        state = Mutex(State(ledger: ledger, token: options.credentials.token))
+        state = Locked(State(ledger: ledger, token: options.credentials.token))
     }
 
     var token: String? { state.withLock { $0.token } }

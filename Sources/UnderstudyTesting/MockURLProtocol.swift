@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import UnderstudyMock
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import UnderstudyCore
 #endif
 
 /// Serves a mock API to `URLSession` in process, without a socket.
@@ -53,7 +53,7 @@ public final class MockURLStub: Sendable {
 
 /// The `URLProtocol` behind ``MockURLStub``: hands each request to the registered ``MockEngine``.
 public final class MockURLProtocol: URLProtocol {
-    private static let engines = Mutex<[String: MockEngine]>([:])
+    private static let engines = Locked<[String: MockEngine]>([:])
 
     static func register(_ engine: MockEngine, host: String) { engines.withLock { $0[host] = engine } }
     static func unregister(host: String) { _ = engines.withLock { $0.removeValue(forKey: host) } }

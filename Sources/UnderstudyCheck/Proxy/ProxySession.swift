@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UnderstudyCore
 
 extension RuleID {
@@ -26,7 +25,7 @@ final class ProxySession: Sendable {
     let specs: [APISpec]
     let upstream: String
     private let onFinding: @Sendable (Diagnostic) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let started = ContinuousClock.now
 
     private struct State {

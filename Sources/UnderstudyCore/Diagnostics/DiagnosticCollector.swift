@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Receives findings as they are produced.
 public protocol DiagnosticCollector: Sendable {
@@ -13,7 +12,7 @@ public protocol DiagnosticCollector: Sendable {
 /// let report = JSONDiagnosticRenderer().render(collector.diagnostics)
 /// ```
 public final class DiagnosticBuffer: DiagnosticCollector {
-    private let storage = Mutex<[Diagnostic]>([])
+    private let storage = Locked<[Diagnostic]>([])
 
     public init() {}
 

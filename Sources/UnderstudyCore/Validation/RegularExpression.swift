@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// JSON Schema's `pattern`: whether a regular expression matches somewhere in a string.
 ///
 /// Patterns are compiled once and kept: a schema's patterns are few, and requests are validated against them again
 /// and again. ICU's syntax (Foundation's `NSRegularExpression`) reads the ECMA-262 patterns documents use.
 enum RegularExpression {
-    private static let compiled = Mutex<[String: NSRegularExpression?]>([:])
+    private static let compiled = Locked<[String: NSRegularExpression?]>([:])
 
     /// Whether `pattern` matches in `string`; a pattern that does not compile matches everything (the document's
     /// lint reports it, and a mock must not refuse every request for it).

@@ -1,6 +1,6 @@
 import Foundation
 import JWTKit
-import Synchronization
+import UnderstudyCore
 
 /// Signs and verifies the HS256 JWTs of the apinest, VideGreniers and Supabase mocks.
 ///
@@ -77,7 +77,7 @@ public struct TokenService: Sendable {
 
 /// The claims of tokens whose signature was good, by the token's text; bounded in entries and bytes.
 final class VerifiedTokens<Claims: Sendable>: Sendable {
-    private let cache = Mutex(BoundedCache<String, Claims>(maximumEntries: 4_096, maximumBytes: 8 << 20))
+    private let cache = Locked(BoundedCache<String, Claims>(maximumEntries: 4_096, maximumBytes: 8 << 20))
 
     func claims(of token: String) -> Claims? { cache.withLock { $0.value(for: token) } }
 

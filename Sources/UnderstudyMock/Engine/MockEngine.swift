@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UnderstudyCore
 
 /// The transport-independent heart of a mock: routes a request to its endpoint, applies faults,
@@ -20,12 +19,12 @@ public final class MockEngine: Sendable {
     private let defaultSpec: APISpec
     /// The path every route is served under (``APISpec/basePath``), empty for none.
     private let basePath: String
-    private let faults: Mutex<FaultState>
-    /// Read on every request without taking the faults lock.
-    private let hasFaults: Atomic<Bool>
+    private let faults: Locked<FaultState>
+    /// Read on every request without taking the faults lock (a lock of its own, held for a load).
+    private let hasFaults: Locked<Bool>
     /// Finished GET answers by state version and exact request; bounded, so distinct query strings cannot grow
     /// memory without end.
-    let cache = Mutex(BoundedCache<CacheKey, CachedAnswer>(maximumEntries: 1024, maximumBytes: 64 << 20))
+    let cache = Locked(BoundedCache<CacheKey, CachedAnswer>(maximumEntries: 1024, maximumBytes: 64 << 20))
     private let rateLimiter: RateLimiter?
 
     /// A class, so matching a request moves one reference instead of copying a whole spec.
@@ -114,8 +113,8 @@ public final class MockEngine: Sendable {
                 "prefer", "accept", "accept-profile", "content-type",
             ] + declared.map { $0.name.lowercased() }
         ).sorted()
-        faults = Mutex(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
-        hasFaults = Atomic(!configuration.faults.isEmpty)
+        faults = Locked(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
+        hasFaults = Locked(!configuration.faults.isEmpty)
         rateLimiter = configuration.rateLimit.map { RateLimiter($0, now: configuration.now) }
     }
 
@@ -125,7 +124,7 @@ public final class MockEngine: Sendable {
     /// Replaces the fault rules.
     public func setFaults(_ rules: [FaultRule]) {
         faults.withLock { $0.rules = rules }
-        hasFaults.store(!rules.isEmpty, ordering: .relaxed)
+        hasFaults.withLock { $0 = !rules.isEmpty }
     }
 
     /// The largest body answered: the configuration's limit, or the API's own.
@@ -337,7 +336,7 @@ public final class MockEngine: Sendable {
     /// `nil` when faults or a rate limit are on (every request must meet them), for a request with a body, when
     /// other mocks share the state, and once the credential the answer was computed for has expired.
     func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
-        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.load(ordering: .relaxed),
+        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.withLock { $0 },
             !behaviour.sharesState, let raw = underBasePath(raw)
         else {
             return nil
@@ -359,7 +358,7 @@ public final class MockEngine: Sendable {
     // MARK: Faults
 
     private func injectFault(endpoint: String?) async -> MockResponse? {
-        guard hasFaults.load(ordering: .relaxed) else { return nil }
+        guard hasFaults.withLock({ $0 }) else { return nil }
         let decision: (latency: Int, status: Int?, drop: Bool, malformed: Bool)? = faults.withLock { state in
             let rules = state.rules.filter { $0.applies(to: endpoint) }
             guard !rules.isEmpty else { return nil }

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import UnderstudyCore
 
 /// A fixed-window request counter per client, answering how many seconds to wait when over the limit.
 final class RateLimiter: Sendable {
     private let limit: RateLimit
     private let now: @Sendable () -> Date
-    private let windows = Mutex<Windows>(Windows())
+    private let windows = Locked<Windows>(Windows())
 
     /// The counters, keyed by a client-chosen value (the `Authorization` header): without pruning, a client
     /// sending a new value with every request would grow them without bound.

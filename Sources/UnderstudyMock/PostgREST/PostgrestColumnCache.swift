@@ -1,4 +1,3 @@
-import Synchronization
 import UnderstudyCore
 
 /// Column vectors and foreign-key groupings computed from a table's rows, shared by every request until
@@ -8,9 +7,9 @@ import UnderstudyCore
 /// hashing into each row's dictionary and converting its JSON (timestamps are parsed once per table
 /// generation, not once per row and request).
 final class PostgrestColumnCache: Sendable {
-    private let vectors = Mutex<[String: (generation: UInt64, values: [PostgrestValue?])]>([:])
-    private let groups = Mutex<[String: (generation: UInt64, groups: [String: [Int]])]>([:])
-    private let references = Mutex<[String: (generations: [UInt64], positions: [Int?])]>([:])
+    private let vectors = Locked<[String: (generation: UInt64, values: [PostgrestValue?])]>([:])
+    private let groups = Locked<[String: (generation: UInt64, groups: [String: [Int]])]>([:])
+    private let references = Locked<[String: (generations: [UInt64], positions: [Int?])]>([:])
 
     /// The value of `extractor` for every row of `table` (named `name`), by position.
     func values(_ table: PostgrestTable, name: String, extractor: PostgrestExtractor) -> [PostgrestValue?] {

@@ -1,4 +1,3 @@
-import Synchronization
 import UnderstudyCore
 
 /// One table's rows in insertion order, with the position of each row by `id` and by each unique key.
@@ -30,10 +29,13 @@ struct PostgrestTable: Codable, Sendable {
         case snapshot(rows: [PostgrestRow], ordinals: [Int64])
     }
 
-    private static let generations = Atomic<UInt64>(0)
+    private static let generations = Locked<UInt64>(0)
 
     private static func nextGeneration() -> UInt64 {
-        generations.add(1, ordering: .relaxed).newValue
+        generations.withLock {
+            $0 += 1
+            return $0
+        }
     }
 
     init(rows: [PostgrestRow] = []) {

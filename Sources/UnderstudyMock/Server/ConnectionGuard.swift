@@ -1,7 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
-import Synchronization
+import UnderstudyCore
 
 /// Closes connections that are idle or slow for too long, and refuses connections beyond a server's budget.
 ///
@@ -125,23 +125,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 /// How many connections a server (or every server of one `understudy mock`) may hold open at once.
 final class ConnectionBudget: Sendable {
     let maximum: Int
-    private let open = Atomic<Int>(0)
+    private let open = Locked(0)
 
     init(maximum: Int) {
         self.maximum = maximum
     }
 
     /// The connections open now.
-    var count: Int { open.load(ordering: .relaxed) }
+    var count: Int { open.withLock { $0 } }
 
     /// Takes one connection from the budget; `false` when it is spent.
     func take() -> Bool {
-        guard open.wrappingAdd(1, ordering: .relaxed).newValue > maximum else { return true }
-        open.wrappingSubtract(1, ordering: .relaxed)
-        return false
+        open.withLock { open in
+            guard open < maximum else { return false }
+            open += 1
+            return true
+        }
     }
 
     func giveBack() {
-        open.wrappingSubtract(1, ordering: .relaxed)
+        open.withLock { $0 -= 1 }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import UnderstudyCore
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +9,7 @@ import Synchronization
 /// The `Date` header of the answers the server writes itself: formatted once a second (RFC 9110's IMF-fixdate,
 /// `Sun, 06 Nov 1994 08:49:37 GMT`), as Hummingbird's own date cache does for the answers it writes.
 final class HTTPDateCache: Sendable {
-    private let current = Mutex<(second: Int, text: String)>((-1, ""))
+    private let current = Locked<(second: Int, text: String)>((-1, ""))
 
     /// The current date.
     var now: String {

@@ -5,7 +5,6 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 import UnderstudyCore
 
 /// A mock API served by Hummingbird on a real socket.
@@ -102,7 +101,7 @@ public struct MockServerError: Error, Sendable, CustomStringConvertible {
 
 /// A one-shot value delivered from the server's `onServerRunning` callback (or its failure).
 private final class BoundPort: Sendable {
-    private let state = Mutex<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+    private let state = Locked<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
 
     func resolve(_ result: Result<Int, any Error>) {
         let waiter: CheckedContinuation<Int, any Error>? = state.withLock { state in

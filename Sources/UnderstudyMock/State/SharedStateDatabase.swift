@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Synchronization
+import UnderstudyCore
 
 /// A state shared by several mocks (replicas behind a load balancer): the rows in a PostgreSQL database, one
 /// scope per kind of state, written one transaction per acknowledged write.
@@ -295,7 +295,7 @@ final class SharedStateDatabase: Sendable {
 final class PostgresLink: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
-    private let current = Mutex<PostgresConnection?>(nil)
+    private let current = Locked<PostgresConnection?>(nil)
 
     init(_ configuration: PostgresConnection.Configuration, logger: Logger) {
         self.configuration = configuration

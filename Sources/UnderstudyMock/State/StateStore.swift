@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import UnderstudyCore
 
 /// The mutable state of one mock, shared by concurrent requests, optionally persisted to a state file or
 /// shared with other mocks through a PostgreSQL database.
@@ -32,7 +32,7 @@ public final class StateStore<State: StoredState>: Sendable {
         var isWriting = false
     }
 
-    private let contents: Mutex<Contents>
+    private let contents: Locked<Contents>
     private let seed: State
     private let shared: SharedStateDatabase?
     /// The writes of this process to the shared database, one at a time (the database orders the processes).
@@ -69,7 +69,7 @@ public final class StateStore<State: StoredState>: Sendable {
             database = opened
         }
         self.shared = shared
-        contents = Mutex(Contents(state: initial, version: 0, database: database, sharedVersion: sharedVersion))
+        contents = Locked(Contents(state: initial, version: 0, database: database, sharedVersion: sharedVersion))
     }
 
     /// What the state files and the shared database call this kind of state.
@@ -227,7 +227,7 @@ public final class StateStore<State: StoredState>: Sendable {
 
 /// Runs async bodies one at a time, in the order they arrive.
 final class SerialGate: Sendable {
-    private let state = Mutex<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     func run<T>(_ body: () async throws -> T) async throws -> T {
         await enter()

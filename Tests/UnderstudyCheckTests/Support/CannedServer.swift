@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import Synchronization
+import UnderstudyCore
 
 /// A loopback HTTP/1.1 server that answers each path with bytes written verbatim, so a test can send
 /// whatever a broken server sends: a wrong status, HTML, a truncated body, a connection closed mid-answer,
@@ -40,12 +40,12 @@ final class CannedServer: Sendable {
     var requests: [String] { received.withLock { $0 } }
 
     private let channel: any Channel
-    private let received: Mutex<[String]>
+    private let received: Locked<[String]>
 
     private init(channel: any Channel) {
         self.channel = channel
         self.port = channel.localAddress!.port!
-        self.received = Mutex([])
+        self.received = Locked([])
     }
 
     /// Starts a server answering each path with its answer, and any other path with `otherwise` (by default

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import UnderstudyCore
 
@@ -49,7 +48,7 @@ struct BoundedCacheTests {
 
 struct RateLimiterMemoryTests {
     @Test func countersOfFinishedWindowsAreDropped() {
-        let clock = Mutex(Date(timeIntervalSince1970: 0))
+        let clock = Locked(Date(timeIntervalSince1970: 0))
         let limiter = RateLimiter(RateLimit(requests: 1, seconds: 1), now: { clock.withLock { $0 } })
         for client in 0..<10_000 { #expect(limiter.admit("Bearer \(client)") == nil) }
         #expect(limiter.admit("Bearer 0") == 1)

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
-import Synchronization
 import Testing
 import UnderstudyCore
 
@@ -51,7 +50,7 @@ struct CachedAnswerTests {
     }
 
     @Test func anAnswerForATokenIsNotServedOnceTheTokenExpires() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_763_217_000))
+        let clock = Locked(Date(timeIntervalSince1970: 1_763_217_000))
         let configuration = MockConfiguration(now: { clock.withLock { $0 } })
         try await LiveMock.with(.apinest, configuration: configuration) { mock in
             let token = try #require(try await mock.token()["accessToken"]?.stringValue)

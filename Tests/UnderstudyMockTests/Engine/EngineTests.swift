@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import Testing
 import UnderstudyCore
 import UnderstudyMock
@@ -186,7 +185,7 @@ struct EngineTests {
     }
 
     @Test func rateLimitAnswers429WithRetryAfter() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
         let (engine, _) = try await engine(MockConfiguration(rateLimit: RateLimit(requests: 2, seconds: 1), now: { clock.withLock { $0 } }))
         #expect(await engine.send("GET", "/notes").status == 200)
         #expect(await engine.send("GET", "/notes").status == 200)

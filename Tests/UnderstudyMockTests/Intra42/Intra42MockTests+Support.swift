@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import Testing
 import UnderstudyCore
 import UnderstudySpecs
@@ -13,7 +12,7 @@ import UnderstudySpecs
 final class Intra42TestClock: Sendable {
     /// 2025-11-18T10:20:00Z, a Tuesday: the seed's times are placed around 10:00 that day.
     static let start = Date(timeIntervalSince1970: 1_763_461_200)
-    private let current = Mutex(Intra42TestClock.start)
+    private let current = Locked(Intra42TestClock.start)
 
     var now: Date { current.withLock { $0 } }
 

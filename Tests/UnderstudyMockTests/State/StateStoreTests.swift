@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnderstudyCore
 import UnderstudyMock
 
 /// The store's journal, its state file and the file's lock.

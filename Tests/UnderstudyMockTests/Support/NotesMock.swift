@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import UnderstudyCore
 import UnderstudyMock
 
@@ -62,7 +61,7 @@ struct NotesState: StoredState {
 
 final class NotesMock: MockBehaviour {
     let store: StateStore<NotesState>
-    let handled = Mutex(0)
+    let handled = Locked(0)
 
     init(file: URL? = nil) async throws {
         store = try await StateStore(seed: NotesState(notes: StateTable([Note(id: 1, title: "First")])), file: file)

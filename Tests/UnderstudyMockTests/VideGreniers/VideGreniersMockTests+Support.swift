@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import UnderstudyCore
 import UnderstudyMock
@@ -9,7 +8,7 @@ import UnderstudySpecs
 final class VideGreniersTestClock: Sendable {
     /// 2025-11-15T17:46:40Z as seconds since 2001: a fixed start, so seeds and answers are reproducible.
     static let start = Date(timeIntervalSinceReferenceDate: 785_000_000)
-    private let current = Mutex(VideGreniersTestClock.start)
+    private let current = Locked(VideGreniersTestClock.start)
 
     var now: Date { current.withLock { $0 } }
     var seconds: Double { now.timeIntervalSinceReferenceDate }

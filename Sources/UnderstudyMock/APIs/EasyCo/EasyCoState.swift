@@ -1,4 +1,3 @@
-import Synchronization
 import UnderstudyCore
 
 /// A seeded Supabase user (a row of `auth.users`, which PostgREST does not expose).
