@@ -8,11 +8,13 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Understudy",
-    platforms: [.macOS(.v15)],
+    // UnderstudyTesting runs in an app's test target: iOS 17 and macOS 14, as Hummingbird 2 itself.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudySpecs", targets: ["UnderstudySpecs"]),
         .library(name: "UnderstudyMock", targets: ["UnderstudyMock"]),
+        .library(name: "UnderstudyMockServer", targets: ["UnderstudyMockServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
         .library(name: "UnderstudyCheck", targets: ["UnderstudyCheck"]),
         .library(name: "UnderstudyOpenAPI", targets: ["UnderstudyOpenAPI"]),
@@ -39,14 +41,23 @@ let package = Package(
         // The system's SQLite (libsqlite3-dev), for `--state`: a tiny module and no package to build.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UnderstudySpecs", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
+        // The mock engine, the five APIs' behaviours and their state: no server, no database driver, so an app's
+        // test target (UnderstudyTesting) links it on iOS.
         .target(
             name: "UnderstudyMock",
             dependencies: [
-                "CSQLite", "UnderstudyCore", "UnderstudySpecs",
+                "CSQLite", "UnderstudyCore", "UnderstudySpecs", .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The engine on a real socket (Hummingbird 2), and state shared through PostgreSQL.
+        .target(
+            name: "UnderstudyMockServer",
+            dependencies: [
+                "UnderstudyCore", "UnderstudyMock",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -91,7 +102,8 @@ let package = Package(
         .target(
             name: "UnderstudyCLI",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyCheck", "UnderstudyOpenAPI",
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer", "UnderstudyCheck",
+                "UnderstudyOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -111,7 +123,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "check-benchmark",
-            dependencies: ["UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock"],
+            dependencies: [
+                "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer",
+            ],
             path: "Benchmarks/check-benchmark",
             swiftSettings: swiftSettings
         ),
@@ -132,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "UnderstudyMockTests",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting",
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer", "UnderstudyTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -148,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "UnderstudyCheckTests",
             dependencies: [
-                "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting",
+                "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer",
+                "UnderstudyTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -158,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "UnderstudyOpenAPITests",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyOpenAPI",
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer", "UnderstudyOpenAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -168,7 +183,8 @@ let package = Package(
         .testTarget(
             name: "UnderstudyCLITests",
             dependencies: [
-                "UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyTesting",
+                "UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer",
+                "UnderstudyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

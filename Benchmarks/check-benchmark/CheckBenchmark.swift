@@ -2,6 +2,7 @@ import Foundation
 import UnderstudyCheck
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudySpecs
 
 /// How long a full read check of each API takes against its mock on loopback, next to the time the same
@@ -15,9 +16,10 @@ struct CheckBenchmark {
         print("full read check per API against its local mock (loopback); median of \(iterations) runs")
         print("API            requests   check (ms)   send only (ms)   goal < 1000 ms")
         var allMet = true
-        for (api, spec) in [(MockAPI.apinest, Fitness.spec), (.apinest, Achievements.spec), (.videgreniers, VideGreniers.spec),
-            (.easyco, EasyCo.spec), (.intra42, Intra42.spec)]
-        {
+        for (api, spec) in [
+            (MockAPI.apinest, Fitness.spec), (.apinest, Achievements.spec), (.videgreniers, VideGreniers.spec),
+            (.easyco, EasyCo.spec), (.intra42, Intra42.spec),
+        ] {
             let server = try await MockServer.start(api)
             let credentials = try await credentials(for: spec, server: server)
             let options = CheckOptions(baseURL: server.baseURL.absoluteString, credentials: credentials)
@@ -42,7 +44,9 @@ struct CheckBenchmark {
             allMet = allMet && check < 1
             print(
                 spec.id.padding(toLength: 14, withPad: " ", startingAt: 0)
-                    + String(format: " %8d %12.1f %16.1f   %@", requests, check * 1000, median(sends) * 1000, check < 1 ? "met" : "NOT met"))
+                    + String(
+                        format: " %8d %12.1f %16.1f   %@", requests, check * 1000, median(sends) * 1000,
+                        check < 1 ? "met" : "NOT met"))
         }
         print(allMet ? "goal met for every API" : "goal NOT met")
     }
@@ -54,7 +58,9 @@ struct CheckBenchmark {
         if spec.auth == .supabase {
             // The anon key, read from the startup notes as a user reads it from `understudy mock`.
             let prefix = "apikey (anon key): "
-            anonKey = await server.engine.behaviour.startupNotes().first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+            anonKey = await server.engine.behaviour.startupNotes().first { $0.hasPrefix(prefix) }.map {
+                String($0.dropFirst(prefix.count))
+            }
         }
         return Credentials(token: token, apiKey: anonKey)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyMock
+import UnderstudyMockServer
 
 /// `understudy mock`: serves the mock APIs until interrupted.
 struct Mock: AsyncParsableCommand {
@@ -13,7 +14,9 @@ struct Mock: AsyncParsableCommand {
             """)
 
     @Option(
-        help: "The API to serve (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec.")
+        help:
+            "The API to serve (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec."
+    )
     var api: String?
 
     @Option(
@@ -47,7 +50,8 @@ struct Mock: AsyncParsableCommand {
     @Option(help: "The HS256 secret of issued and accepted JWTs (at least 32 bytes).")
     var jwtSecret: String = MockConfiguration.defaultJWTSecret
 
-    @Option(help: "Inject a fault, e.g. 'GET /activities: latency=200ms' or '*: error-rate=0.1, status=503'. Repeatable.")
+    @Option(
+        help: "Inject a fault, e.g. 'GET /activities: latency=200ms' or '*: error-rate=0.1, status=503'. Repeatable.")
     var fault: [String] = []
 
     @Option(help: "Limit requests per client, e.g. 2/s or 1200/h (429 with Retry-After).")
@@ -70,7 +74,9 @@ struct Mock: AsyncParsableCommand {
 
     func validate() throws {
         guard api.map({ MockLauncher.labels(for: $0) != nil }) ?? true else {
-            throw ValidationError("unknown API \"\(api ?? "")\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all")
+            throw ValidationError(
+                "unknown API \"\(api ?? "")\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all"
+            )
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard jwtSecret.utf8.count >= 32 else { throw ValidationError("--jwt-secret must be at least 32 bytes long") }

@@ -2,8 +2,8 @@ import Foundation
 import UnderstudyMock
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-import UnderstudyCore
+    import FoundationNetworking
+    import UnderstudyCore
 #endif
 
 /// Serves a mock API to `URLSession` in process, without a socket.
@@ -28,13 +28,17 @@ public final class MockURLStub: Sendable {
     }
 
     /// Builds the mock of `api` with its seeded state and starts answering `baseURL`.
-    public static func start(_ api: MockAPI, configuration: MockConfiguration = MockConfiguration()) async throws -> MockURLStub {
+    public static func start(_ api: MockAPI, configuration: MockConfiguration = MockConfiguration()) async throws
+        -> MockURLStub
+    {
         let behaviour = try await api.makeBehaviour(configuration: configuration)
         return MockURLStub(engine: MockEngine(behaviour: behaviour, configuration: configuration))
     }
 
     /// Serves any behaviour (your own test double included).
-    public static func start(_ behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) -> MockURLStub {
+    public static func start(_ behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration())
+        -> MockURLStub
+    {
         MockURLStub(engine: MockEngine(behaviour: behaviour, configuration: configuration))
     }
 
@@ -96,7 +100,8 @@ public final class MockURLProtocol: URLProtocol {
             }
             var fields: [String: String] = [:]
             for header in response.headers { fields[header.name] = header.value }
-            let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+            let http = HTTPURLResponse(
+                url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
             client?.urlProtocol(`protocol`, didReceive: http, cacheStoragePolicy: .notAllowed)
             client?.urlProtocol(`protocol`, didLoad: Data(response.body))
             client?.urlProtocolDidFinishLoading(`protocol`)
@@ -119,27 +124,5 @@ public final class MockURLProtocol: URLProtocol {
             bytes.append(contentsOf: buffer[0..<count])
         }
         return bytes
-    }
-}
-
-/// Runs `body` with a mock server on a free loopback port, stopping it afterwards whatever happens.
-///
-/// ```swift
-/// try await withMockServer(.videgreniers) { server in
-///     let url = server.baseURL.appending(path: "health")
-///     ...
-/// }
-/// ```
-public func withMockServer<T>(
-    _ api: MockAPI, configuration: MockConfiguration = MockConfiguration(), _ body: (MockServer) async throws -> T
-) async throws -> T {
-    let server = try await MockServer.start(api, configuration: configuration)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }

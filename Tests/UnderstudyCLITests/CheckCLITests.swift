@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudyTesting
 
 /// `understudy check` through the built binary against a mock on a loopback port: exit codes, output
@@ -15,7 +16,8 @@ struct CheckCLITests {
 
     /// Runs the binary off the concurrency pool (the mock's handlers need it) and waits for it.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("understudy")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "understudy")
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 let process = Process()
@@ -57,7 +59,10 @@ struct CheckCLITests {
     @Test func aCleanServerExitsZeroAndAFaultyOneExitsOne() async throws {
         try await Self.withMock { server, token in
             let base = server.baseURL.absoluteString
-            let clean = try await Self.run(["check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format", "json"])
+            let clean = try await Self.run([
+                "check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format",
+                "json",
+            ])
             #expect(clean.status == 0, "\(clean.stderr)")
             let document = try JSONValue(parsing: clean.stdout)
             #expect(document["formatVersion"] == 2)
@@ -67,12 +72,21 @@ struct CheckCLITests {
             #expect(document["apis"]?[0]?["api"] == "achievements")
 
             server.engine.setFaults([try FaultRule(parsing: "GET /achievements/summary: status=503")])
-            let faulty = try await Self.run(["check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token])
+            let faulty = try await Self.run([
+                "check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token,
+            ])
             #expect(faulty.status == 1)
-            #expect(faulty.stdout.contains("GET /achievements/summary\n  error /: the server failed with 503 [status.server-error]"))
+            #expect(
+                faulty.stdout.contains(
+                    "GET /achievements/summary\n  error /: the server failed with 503 [status.server-error]"))
             #expect(faulty.stdout.contains(#"-H "Authorization: Bearer $UNDERSTUDY_TOKEN""#))
-            let github = try await Self.run(["check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format", "github"])
-            #expect(github.stdout.hasPrefix("::error title=status.server-error::GET /achievements/summary /: the server failed with 503\n"))
+            let github = try await Self.run([
+                "check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format",
+                "github",
+            ])
+            #expect(
+                github.stdout.hasPrefix(
+                    "::error title=status.server-error::GET /achievements/summary /: the server failed with 503\n"))
             for output in [clean.stdout, clean.stderr, faulty.stdout, faulty.stderr, github.stdout] {
                 #expect(!output.contains(token))
             }
@@ -88,29 +102,42 @@ struct CheckCLITests {
             let base = server.baseURL.absoluteString
             // Without a token the authenticated endpoints are skipped (notes): clean at error, clean at warning,
             // failing at note.
-            let lenient = try await Self.run(["check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--junit", junit, "--fail-on", "warning"])
+            let lenient = try await Self.run([
+                "check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--junit", junit, "--fail-on",
+                "warning",
+            ])
             #expect(lenient.status == 0)
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
             #expect(xml.contains(#"<testsuite name="fitness" tests="6" failures="0" skipped="4""#))
             #expect(xml.contains(#"<testcase classname="fitness" name="GET /activities/{id}""#))
             #expect(xml.contains(#"<skipped message="changes data: runs only with --allow-writes"/>"#))
-            let strict = try await Self.run(["check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--fail-on", "note"])
+            let strict = try await Self.run([
+                "check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--fail-on", "note",
+            ])
             #expect(strict.status == 1)
             _ = token
         }
     }
 
     @Test func usageErrorsExit64AndToolFailuresExit2() async throws {
-        let badURL = try await Self.run(["check", "--timeout", "300", "--api", "fitness", "--base-url", "ftp://example.com"])
+        let badURL = try await Self.run([
+            "check", "--timeout", "300", "--api", "fitness", "--base-url", "ftp://example.com",
+        ])
         #expect(badURL.status == 64)
         #expect(badURL.stderr.contains("--base-url must be an http or https URL"))
-        let badLogin = try await Self.run(["check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--login", "a:b"])
+        let badLogin = try await Self.run([
+            "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--login", "a:b",
+        ])
         #expect(badLogin.status == 64)
-        let badEndpoint = try await Self.run(["check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--endpoint", "GET /nope"])
+        let badEndpoint = try await Self.run([
+            "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--endpoint",
+            "GET /nope",
+        ])
         #expect(badEndpoint.status == 64)
         try await Self.withMock { server, _ in
             let unwritable = try await Self.run([
-                "check", "--timeout", "300", "--api", "fitness", "--base-url", server.baseURL.absoluteString, "--junit", "/nonexistent/dir/report.xml",
+                "check", "--timeout", "300", "--api", "fitness", "--base-url", server.baseURL.absoluteString, "--junit",
+                "/nonexistent/dir/report.xml",
             ])
             #expect(unwritable.status == 2)
             #expect(unwritable.stderr.contains("cannot write the JUnit report"))
@@ -130,7 +157,8 @@ struct CheckCLITests {
 
     @Test func anUnreachableServerIsAFindingNotACrash() async throws {
         let run = try await Self.run([
-            "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--format", "json", "--token", "secret-token-value",
+            "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--format", "json",
+            "--token", "secret-token-value",
         ])
         #expect(run.status == 1)
         let document = try JSONValue(parsing: run.stdout)

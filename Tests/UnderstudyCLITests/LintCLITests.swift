@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudyTesting
 
 @testable import UnderstudyCLI
@@ -37,7 +38,9 @@ struct LintCLITests {
             try Check.parse(["--api", "fitness", "--base-url", "http://127.0.0.1:1", "--date-strategy", "rfc"])
         }
         #expect(throws: (any Error).self) {
-            try Check.parse(["--api", "fitness", "--base-url", "http://127.0.0.1:1", "--max-findings-per-response", "0"])
+            try Check.parse([
+                "--api", "fitness", "--base-url", "http://127.0.0.1:1", "--max-findings-per-response", "0",
+            ])
         }
     }
 
@@ -73,7 +76,9 @@ struct LintCLITests {
             let base = server.baseURL.absoluteString
             let arguments = ["check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--token", token]
             let plain = try await CheckCLITests.run(arguments + ["--date-strategy", "deferred"])
-            #expect(plain.stdout.hasPrefix("fitness: app decoder dates: deferredToDate, keys: useDefaultKeys (--date-strategy)\n"))
+            #expect(
+                plain.stdout.hasPrefix(
+                    "fitness: app decoder dates: deferredToDate, keys: useDefaultKeys (--date-strategy)\n"))
             #expect(!plain.stdout.contains("note "))
             #expect(plain.stdout.contains("(notes not shown: --notes)"))
             let notes = try await CheckCLITests.run(arguments + ["--notes"])

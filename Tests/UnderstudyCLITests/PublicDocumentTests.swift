@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 
 /// The public OpenAPI documents no one here wrote (`Tests/Documents/public`), each imported as `--spec` reads it and
 /// served by a ``MockServer`` on loopback in process: one valid request per operation answers the status pinned here
@@ -145,9 +146,10 @@ struct PublicDocumentTests {
             "name": "J. Doe", "number": "4242", "exp_month": 12, "exp_year": 2030, "address_country": "gb",
         ]
         let request = Validator(definitions: spec.definitions, direction: .request)
-        #expect(request.validate(withoutCVC, against: .object(card)).map(\.summary) == [
-            "/cvc: required property is missing (expected integer)"
-        ])
+        #expect(
+            request.validate(withoutCVC, against: .object(card)).map(\.summary) == [
+                "/cvc: required property is missing (expected integer)"
+            ])
         #expect(Validator(definitions: spec.definitions).validate(withoutCVC, against: .object(card)) == [])
         for seed in 0..<20 {
             var generator = FixtureGenerator(seed: UInt64(seed), definitions: spec.definitions)

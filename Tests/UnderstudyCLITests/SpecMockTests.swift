@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 
 @testable import UnderstudyCLI
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyMockServer
 import UnderstudySpecs
+import UnderstudyTesting
 
 @testable import UnderstudyCheck
 @testable import UnderstudyMock
-import UnderstudyTesting
 
 /// `check` against the real mock servers over loopback: a server that honours the contract gets no error
 /// and no warning, for the reads and for the write scenarios, and the scenarios leave no trace.
@@ -19,11 +20,14 @@ struct CheckMockTests {
     /// verdict under test is conformance, not speed.
     static let patient = HTTPTransport.Options(timeout: .seconds(300))
 
-    static func check(_ spec: APISpec, _ server: MockServer, credentials: Credentials, writes: Bool = true) async -> CheckReport {
+    static func check(_ spec: APISpec, _ server: MockServer, credentials: Credentials, writes: Bool = true) async
+        -> CheckReport
+    {
         await Checker(
             spec: spec,
             options: CheckOptions(
-                baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes, transport: patient)
+                baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes,
+                transport: patient)
         ).run()
     }
 
@@ -57,7 +61,9 @@ struct CheckMockTests {
 
             let readOnly = await Self.check(Fitness.spec.writing(nil), server, credentials: credentials)
             #expect(sent(readOnly) == [])
-            #expect(readOnly.endpoints.first { $0.endpoint == "POST /activities" }?.skipped == "not part of a write scenario")
+            #expect(
+                readOnly.endpoints.first { $0.endpoint == "POST /activities" }?.skipped
+                    == "not part of a write scenario")
 
             let body = try JSONDecoder().decode(
                 Apinest.CompleteActivityRequest.self, from: Data(#"{"durationMinutes": 30, "distanceKm": 5}"#.utf8))
@@ -74,8 +80,12 @@ struct CheckMockTests {
             let posts = report.sent.filter { $0.method == .post }
             #expect(posts.count == 1)
             #expect(posts.first?.url.hasSuffix("/complete") == true)
-            #expect(posts.first.map { String(decoding: $0.body ?? [], as: UTF8.self) } == #"{"distanceKm":5,"durationMinutes":30}"#)
-            #expect(report.endpoints.first { $0.endpoint == "POST /activities/{id}/join" }?.skipped == "not in this scenario")
+            #expect(
+                posts.first.map { String(decoding: $0.body ?? [], as: UTF8.self) }
+                    == #"{"distanceKm":5,"durationMinutes":30}"#)
+            #expect(
+                report.endpoints.first { $0.endpoint == "POST /activities/{id}/join" }?.skipped
+                    == "not in this scenario")
         }
     }
 
@@ -85,7 +95,8 @@ struct CheckMockTests {
             let report = await Self.check(VideGreniers.spec, server, credentials: credentials)
             #expect(Self.problems(report) == [])
             let skipped = Set(report.endpoints.filter { $0.skipped != nil }.map(\.endpoint))
-            #expect(skipped == ["POST /api/auth/oauth/apple", "POST /api/auth/oauth/google", "POST /api/notifications"])
+            #expect(
+                skipped == ["POST /api/auth/oauth/apple", "POST /api/auth/oauth/google", "POST /api/notifications"])
             #expect(report.endpoints.count == VideGreniers.spec.endpoints.count)
             // The throwaway account is gone and the demo user's session was closed.
             let output = CheckReportRenderer.json([report])
@@ -116,7 +127,8 @@ struct CheckMockTests {
 
     @Test func intra42IsCleanWithAUserToken() async throws {
         try await withMockServer(.intra42) { server in
-            let report = await Self.check(Intra42.spec, server, credentials: Credentials(token: try await Self.token(server)))
+            let report = await Self.check(
+                Intra42.spec, server, credentials: Credentials(token: try await Self.token(server)))
             #expect(Self.problems(report) == [])
             #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.requests == 2)
         }
@@ -139,8 +151,13 @@ struct CheckMockTests {
         try await withMockServer(.apinest) { server in
             let report = await Self.check(Fitness.spec, server, credentials: Credentials(), writes: false)
             #expect(Self.problems(report) == [])
-            #expect(report.endpoints.filter { $0.skipped == nil }.map(\.endpoint) == ["GET /activities", "GET /activities/{id}"])
-            #expect(report.endpoints.first { $0.endpoint == "POST /activities" }?.skipped == "changes data: runs only with --allow-writes")
+            #expect(
+                report.endpoints.filter { $0.skipped == nil }.map(\.endpoint) == [
+                    "GET /activities", "GET /activities/{id}",
+                ])
+            #expect(
+                report.endpoints.first { $0.endpoint == "POST /activities" }?.skipped
+                    == "changes data: runs only with --allow-writes")
         }
     }
 }

@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudyOpenAPI
 import UnderstudySpecs
 

@@ -109,7 +109,8 @@ public final class MockEngine: Sendable {
         let declared = behaviour.specs.flatMap(\.endpoints).flatMap(\.parameters).filter { $0.location == .header }
         keyedHeaders = Set(
             [
-                "authorization", "apikey", "cookie", "host", "x-forwarded-host", "x-forwarded-proto", "range", "range-unit",
+                "authorization", "apikey", "cookie", "host", "x-forwarded-host", "x-forwarded-proto", "range",
+                "range-unit",
                 "prefer", "accept", "accept-profile", "content-type",
             ] + declared.map { $0.name.lowercased() }
         ).sorted()
@@ -138,7 +139,7 @@ public final class MockEngine: Sendable {
     }
 
     /// The 503 answer to a connection beyond ``MockConfiguration/maximumConnections``.
-    func serviceUnavailable() -> MockResponse {
+    package func serviceUnavailable() -> MockResponse {
         behaviour.errorResponse(
             MockError(
                 .init(rawValue: 503),
@@ -163,7 +164,8 @@ public final class MockEngine: Sendable {
         }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
         // Documented routes first, then what the server serves beyond its documents.
-        let candidates = routes.filter { Self.matches($0.segments, segments) }
+        let candidates =
+            routes.filter { Self.matches($0.segments, segments) }
             + undocumented.filter { Self.matches($0.segments, segments) }
         // HEAD is GET without the body (RFC 9110 §9.3.2), on every GET route.
         let isHeadOfGet = raw.method == "HEAD" && candidates.contains { $0.endpoint.method == .get }
@@ -177,13 +179,16 @@ public final class MockEngine: Sendable {
             if raw.method == "OPTIONS", !candidates.isEmpty { return Self.options(raw, allowed: allowed) }
             // A known method on an unknown path is 404; an unknown one (TRACE, CONNECT) is 405 anywhere.
             if candidates.isEmpty, method != nil || raw.method == "HEAD" || raw.method == "OPTIONS" {
-                return behaviour.errorResponse(MockError(.notFound, "no route for \(raw.method) \(raw.path)"), spec: spec)
+                return behaviour.errorResponse(
+                    MockError(.notFound, "no route for \(raw.method) \(raw.path)"), spec: spec)
             }
             let message =
                 candidates.isEmpty
-                ? "method \(raw.method) is not supported" : "\(raw.method) is not allowed on \(raw.path); allowed: \(allowed)"
+                ? "method \(raw.method) is not supported"
+                : "\(raw.method) is not allowed on \(raw.path); allowed: \(allowed)"
             return behaviour.errorResponse(
-                MockError(.init(rawValue: 405), message, headers: [("Allow", allowed)]), spec: candidates.first?.spec ?? spec)
+                MockError(.init(rawValue: 405), message, headers: [("Allow", allowed)]),
+                spec: candidates.first?.spec ?? spec)
         }
         do {
             return try await answer(raw, method: method ?? .get, route: route, segments: segments)
@@ -191,10 +196,12 @@ public final class MockEngine: Sendable {
             return behaviour.errorResponse(error, spec: route.spec, endpoint: route.endpoint)
         } catch let error as StateFileError {
             return behaviour.errorResponse(
-                MockError(.init(rawValue: 503), "the mock's state is unavailable: \(error)", headers: [("Retry-After", "1")]),
+                MockError(
+                    .init(rawValue: 503), "the mock's state is unavailable: \(error)", headers: [("Retry-After", "1")]),
                 spec: route.spec)
         } catch {
-            return behaviour.errorResponse(MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
+            return behaviour.errorResponse(
+                MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
         }
     }
 
@@ -247,7 +254,8 @@ public final class MockEngine: Sendable {
 
     /// The messages of a refusal `check` throws that the endpoint documents no status for; one it documents is
     /// thrown on.
-    private static func overlooked(on endpoint: AnyEndpoint, _ check: () async throws -> Void) async throws -> [String] {
+    private static func overlooked(on endpoint: AnyEndpoint, _ check: () async throws -> Void) async throws -> [String]
+    {
         do {
             try await check()
             return []
@@ -257,14 +265,21 @@ public final class MockEngine: Sendable {
         }
     }
 
-    private func answer(_ raw: RawRequest, method: HTTPMethod, route: Route, segments: [Substring]) async throws -> MockResponse {
+    private func answer(_ raw: RawRequest, method: HTTPMethod, route: Route, segments: [Substring]) async throws
+        -> MockResponse
+    {
         if let limiter = rateLimiter, let retryAfter = limiter.admit(raw.header("authorization") ?? raw.client) {
-            throw MockError(.tooManyRequests, "rate limit exceeded; retry in \(retryAfter) seconds", headers: [("Retry-After", String(retryAfter))])
+            throw MockError(
+                .tooManyRequests, "rate limit exceeded; retry in \(retryAfter) seconds",
+                headers: [("Retry-After", String(retryAfter))])
         }
         guard raw.body.count <= maximumBodyBytes else {
-            throw MockError(.payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(maximumBodyBytes)-byte limit")
+            throw MockError(
+                .payloadTooLarge, "the body is \(raw.body.count) bytes, over the \(maximumBodyBytes)-byte limit")
         }
-        var request = MockRequest(method: method, path: raw.path, query: QueryItems(raw.query), lowercasedHeaders: raw.headers, body: raw.body)
+        var request = MockRequest(
+            method: method, path: raw.path, query: QueryItems(raw.query), lowercasedHeaders: raw.headers, body: raw.body
+        )
         request.isHead = raw.method == "HEAD"
         for (segment, part) in zip(route.segments, segments) {
             if case .parameter(let name) = segment { request.pathParameters[name] = QueryItems.decode(part) }
@@ -284,9 +299,13 @@ public final class MockEngine: Sendable {
             switch endpoint.auth {
             case .none, .optional: break
             case .required:
-                guard request.principal != nil else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
+                guard request.principal != nil else {
+                    throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>")
+                }
             case .role(let role):
-                guard let principal = request.principal else { throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>") }
+                guard let principal = request.principal else {
+                    throw MockError(.unauthorized, "authentication required: send Authorization: Bearer <token>")
+                }
                 guard principal.has(role: role) else { throw MockError(.forbidden, "the \(role) role is required") }
             }
         }
@@ -335,7 +354,7 @@ public final class MockEngine: Sendable {
     ///
     /// `nil` when faults or a rate limit are on (every request must meet them), for a request with a body, when
     /// other mocks share the state, and once the credential the answer was computed for has expired.
-    func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
+    package func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
         guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.withLock { $0 },
             !behaviour.sharesState, let raw = underBasePath(raw)
         else {
@@ -379,16 +398,19 @@ public final class MockEngine: Sendable {
         guard let decision else { return nil }
         if decision.latency > 0 { try? await Task.sleep(for: .milliseconds(decision.latency)) }
         if decision.drop {
-            var response = MockResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"dropped":"#.utf8))
+            var response = MockResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"dropped":"#.utf8))
             response.dropConnection = true
             return response
         }
         if let status = decision.status {
             let spec = behaviour.specs[0]
-            return behaviour.errorResponse(MockError(HTTPStatus(rawValue: status), "injected fault: status \(status)"), spec: spec)
+            return behaviour.errorResponse(
+                MockError(HTTPStatus(rawValue: status), "injected fault: status \(status)"), spec: spec)
         }
         if decision.malformed {
-            return MockResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"data": [{"id": "#.utf8))
+            return MockResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"data": [{"id": "#.utf8))
         }
         return nil
     }
@@ -450,17 +472,23 @@ public struct RawRequest: Sendable {
     /// The client address or another key for rate limiting.
     public var client: String
 
-    public init(method: String, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = [], client: String = "local") {
+    public init(
+        method: String, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = [],
+        client: String = "local"
+    ) {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
         self.client = client
     }
 
     /// Creates a request whose header names are already lower-cased.
-    init(method: String, path: String, query: String, lowercasedHeaders: [String: String], body: [UInt8], client: String) {
+    package init(
+        method: String, path: String, query: String, lowercasedHeaders: [String: String], body: [UInt8], client: String
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -470,10 +498,13 @@ public struct RawRequest: Sendable {
     }
 
     /// Splits `path?query`.
-    public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "local") {
+    public init(
+        method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "local"
+    ) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.init(
-            method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "", headers: headers, body: body,
+            method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "", headers: headers,
+            body: body,
             client: client)
     }
 

@@ -34,26 +34,27 @@ public final class StateStore<State: StoredState>: Sendable {
 
     private let contents: Locked<Contents>
     private let seed: State
-    private let shared: SharedStateDatabase?
+    private let shared: (any SharedStateBackend)?
     /// The writes of this process to the shared database, one at a time (the database orders the processes).
     private let sharedWrites = SerialGate()
 
     /// Creates a store; when `file` holds a state it is loaded instead of `seed`, otherwise the file is
-    /// created with the seed. A `postgres://` URL shares the state with every mock using the same database.
+    /// created with the seed. A URL that `sharing` handles (`postgres://`) shares the state with every mock using
+    /// the same database.
     /// - Throws: ``StateFileError`` when the file is locked by another mock, is not a state file of this
     ///   kind (a JSON state file of an earlier version, another program's file, another API's state), or
     ///   cannot be read or written; or when the database cannot be reached.
-    public init(seed: State, file: URL? = nil) async throws {
+    public init(seed: State, file: URL? = nil, sharing: SharedStateOpener? = nil) async throws {
         var seed = seed
         try Self.visit(&seed, .commit)
         self.seed = seed
         var initial = seed
         var database: StateDatabase?
-        var shared: SharedStateDatabase?
+        var shared: (any SharedStateBackend)?
         var sharedVersion: Int64 = 0
-        if let file, SharedStateDatabase.handles(file) {
-            let opened = try await SharedStateDatabase.open(
-                file, kind: Self.kind, seed: try Self.visit(&initial, .records))
+        if let file, !file.isFileURL {
+            guard let sharing, sharing.handles(file) else { throw StateFileError.noSharedState(file) }
+            let opened = try await sharing.open(file, Self.kind, try Self.visit(&initial, .records))
             if let stored = opened.stored {
                 try Self.visit(&initial, .load(stored.rows))
                 sharedVersion = stored.version
@@ -174,7 +175,8 @@ public final class StateStore<State: StoredState>: Sendable {
         }
     }
 
-    private func seedState(keeping keep: (_ fresh: inout State, _ old: State) -> Void, from old: State) throws -> State {
+    private func seedState(keeping keep: (_ fresh: inout State, _ old: State) -> Void, from old: State) throws -> State
+    {
         var fresh = seed
         keep(&fresh, old)
         try Self.visit(&fresh, .commit)
@@ -196,7 +198,7 @@ public final class StateStore<State: StoredState>: Sendable {
     }
 
     /// Applies other mocks' writes.
-    private static func apply(_ update: SharedStateDatabase.Update, to contents: inout Contents) throws {
+    private static func apply(_ update: SharedStateUpdate, to contents: inout Contents) throws {
         // A write of this mock committed meanwhile holds these rows already.
         guard update.version > contents.sharedVersion else { return }
         switch update {
@@ -266,12 +268,12 @@ final class SerialGate: Sendable {
 public struct StateFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
 
-    init(description: String) {
+    package init(description: String) {
         self.description = description
     }
 
     /// Another mock (or another store in this process) holds the file.
-    static func locked(_ path: String) -> StateFileError {
+    package static func locked(_ path: String) -> StateFileError {
         StateFileError(
             description:
                 "the state file \(path) is in use by another understudy mock (it is locked); "
@@ -288,13 +290,21 @@ public struct StateFileError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// A file that is not an understudy state file of this kind; it was not changed.
-    static func foreign(_ path: String, _ reason: String) -> StateFileError {
+    package static func foreign(_ path: String, _ reason: String) -> StateFileError {
         StateFileError(
             description: "the file \(path) is not an understudy state file of this mock (\(reason)); it was left "
                 + "untouched: give another --state file")
     }
 
-    static func cannotOpen(_ path: String, _ reason: String) -> StateFileError {
+    /// A URL no shared-state backend of this process reaches.
+    static func noSharedState(_ url: URL) -> StateFileError {
+        StateFileError(
+            description:
+                "cannot keep the state in \(url.scheme ?? "that URL")://…: give a file, or a postgres:// URL to "
+                + "a mock started by UnderstudyMockServer (understudy mock, MockServer.start)")
+    }
+
+    package static func cannotOpen(_ path: String, _ reason: String) -> StateFileError {
         StateFileError(description: "cannot use the state file \(path): \(reason)")
     }
 }

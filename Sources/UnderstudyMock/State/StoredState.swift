@@ -114,9 +114,16 @@ protocol StatePart {
 }
 
 /// One row of a state file or shared state: `data` is its JSON, `nil` for a removed row.
-struct StateRecord: Sendable {
-    var part: String
-    var key: String
-    var ordinal: Int64
-    var data: Data?
+package struct StateRecord: Sendable {
+    package var part: String
+    package var key: String
+    package var ordinal: Int64
+    package var data: Data?
+
+    package init(part: String, key: String, ordinal: Int64, data: Data?) {
+        self.part = part
+        self.key = key
+        self.ordinal = ordinal
+        self.data = data
+    }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudySpecs
 
 @testable import UnderstudyCheck
@@ -36,7 +37,8 @@ struct ValidatingProxyTests {
     @Test func answersAreTheMocksOwnAndValidTrafficHasNoFindings() async throws {
         let mock = try await MockServer.start(.apinest)
         let proxy = try await ValidatingProxy.start(
-            specs: Self.apinest, upstream: mock.baseURL.absoluteString, options: ProxyOptions(transport: CheckMockTests.patient))
+            specs: Self.apinest, upstream: mock.baseURL.absoluteString,
+            options: ProxyOptions(transport: CheckMockTests.patient))
         try await Self.withClient { client in
             let direct = mock.baseURL.absoluteString
             let proxied = proxy.baseURL.absoluteString
@@ -123,7 +125,8 @@ struct ValidatingProxyTests {
     @Test func invalidRequestIsForwardedAndReported() async throws {
         let mock = try await MockServer.start(.apinest)
         let proxy = try await ValidatingProxy.start(
-            specs: Self.apinest, upstream: mock.baseURL.absoluteString, options: ProxyOptions(transport: CheckMockTests.patient))
+            specs: Self.apinest, upstream: mock.baseURL.absoluteString,
+            options: ProxyOptions(transport: CheckMockTests.patient))
         try await Self.withClient { client in
             let token = try await Self.token(client, mock: mock)
             let body =

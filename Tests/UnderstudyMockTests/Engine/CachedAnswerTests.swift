@@ -6,6 +6,7 @@ import Testing
 import UnderstudyCore
 
 @testable import UnderstudyMock
+@testable import UnderstudyMockServer
 
 /// The server's fast path: a GET answered from the engine's cache on the event loop is the answer Hummingbird
 /// writes, in order, only while the credential lasts, and never while faults or rate limits are on.

@@ -5,9 +5,12 @@ import NIOHTTP1
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 
 struct EngineTests {
-    private func engine(_ configuration: MockConfiguration = MockConfiguration()) async throws -> (MockEngine, NotesMock) {
+    private func engine(_ configuration: MockConfiguration = MockConfiguration()) async throws -> (
+        MockEngine, NotesMock
+    ) {
         let mock = try await NotesMock()
         return (MockEngine(behaviour: mock, configuration: configuration), mock)
     }
@@ -56,7 +59,9 @@ struct EngineTests {
         let anonymous = await engine.send("POST", "/notes", json: ["title": "Hello"])
         #expect(anonymous.status == 401)
         #expect(anonymous.json?["message"] == "authentication required: send Authorization: Bearer <token>")
-        #expect(await engine.send("POST", "/notes", json: ["title": "Hello"], token: "forged").json?["message"] == "invalid token")
+        #expect(
+            await engine.send("POST", "/notes", json: ["title": "Hello"], token: "forged").json?["message"]
+                == "invalid token")
         #expect(await engine.send("DELETE", "/notes/1", token: "user").status == 403)
         #expect(await engine.send("DELETE", "/notes/1", token: "user").json?["message"] == "the admin role is required")
         #expect(await engine.send("DELETE", "/notes/1", token: "admin").status == 204)
@@ -68,9 +73,18 @@ struct EngineTests {
             (["title": "Hi"], nil, "title: expected at least 3 characters, found 2"),
             (["title": 12], nil, "title: expected string, found integer 12"),
             ([:], nil, "title: required property is missing (expected string)"),
-            (nil, Array(#"{"title": "#.utf8), "the body is not valid JSON: unexpected end of input at byte 10: the JSON text is truncated"),
-            (nil, Array(#"{"title": "ab"#.utf8) + [0xFF] + Array(#"c"}"#.utf8), "the body is not valid JSON: invalid UTF-8 in string at byte 13"),
-            (nil, Array((String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)).utf8), "the body is not valid JSON: nesting deeper than 512 levels at byte 512"),
+            (
+                nil, Array(#"{"title": "#.utf8),
+                "the body is not valid JSON: unexpected end of input at byte 10: the JSON text is truncated"
+            ),
+            (
+                nil, Array(#"{"title": "ab"#.utf8) + [0xFF] + Array(#"c"}"#.utf8),
+                "the body is not valid JSON: invalid UTF-8 in string at byte 13"
+            ),
+            (
+                nil, Array((String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)).utf8),
+                "the body is not valid JSON: nesting deeper than 512 levels at byte 512"
+            ),
             (nil, [], "the request body is required (a JSON NewNote)"),
         ]
         for (json, bytes, message) in cases {
@@ -78,8 +92,12 @@ struct EngineTests {
             #expect(reply.status == 400, "\(message)")
             #expect(reply.json?["message"] == .string(message))
         }
-        #expect(await engine.send("GET", "/notes/abc").json?["message"] == #"path parameter id: expected integer, found string "abc""#)
-        #expect(await engine.send("GET", "/notes?limit=50").json?["message"] == "query parameter limit: expected at most 10, found 50")
+        #expect(
+            await engine.send("GET", "/notes/abc").json?["message"]
+                == #"path parameter id: expected integer, found string "abc""#)
+        #expect(
+            await engine.send("GET", "/notes?limit=50").json?["message"]
+                == "query parameter limit: expected at most 10, found 50")
         #expect(mock.store.read { $0.notes.count } == 1)
         #expect(mock.handled.withLock { $0 } == 0)
     }
@@ -115,7 +133,9 @@ struct EngineTests {
         let (engine, mock) = try await engine()
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
-                group.addTask { _ = await engine.send("POST", "/notes", json: ["title": .string("Note \(index)")], token: "user") }
+                group.addTask {
+                    _ = await engine.send("POST", "/notes", json: ["title": .string("Note \(index)")], token: "user")
+                }
             }
         }
         #expect(mock.store.read { $0.notes.count } == 201)
@@ -151,10 +171,15 @@ struct EngineTests {
     }
 
     @Test func faultsAreParsedAndInjectedDeterministically() async throws {
-        #expect(try FaultRule(parsing: "GET /notes: latency=20ms, status=503").description == "GET /notes: latency=20ms, status=503, error-rate=1.0")
+        #expect(
+            try FaultRule(parsing: "GET /notes: latency=20ms, status=503").description
+                == "GET /notes: latency=20ms, status=503, error-rate=1.0")
         #expect(try FaultRule(parsing: "*: drop").description == "*: drop=1.0")
         for (text, message) in [
-            ("GET /notes latency", #"fault "GET /notes latency" has no ":"; write ROUTE: key=value, e.g. 'GET /activities: latency=200ms'"#),
+            (
+                "GET /notes latency",
+                #"fault "GET /notes latency" has no ":"; write ROUTE: key=value, e.g. 'GET /activities: latency=200ms'"#
+            ),
             ("/notes: drop", #"fault route "/notes" must be "METHOD /path" or "*""#),
             ("*: status=700", #"fault "status=700": status must be an HTTP status between 100 and 599"#),
             ("*: error-rate=2", #"fault "error-rate=2": the rate must be a number between 0 and 1"#),
@@ -163,10 +188,12 @@ struct EngineTests {
             #expect(throws: FaultRuleError(message)) { try FaultRule(parsing: text) }
         }
 
-        let (engine, _) = try await engine(MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
+        let (engine, _) = try await engine(
+            MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
         var statuses: [Int] = []
         for _ in 0..<20 { statuses.append(await engine.send("GET", "/notes").status) }
-        let (again, _) = try await self.engine(MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
+        let (again, _) = try await self.engine(
+            MockConfiguration(seed: 7, faults: [try FaultRule(parsing: "GET /notes: error-rate=0.5, status=503")]))
         var repeated: [Int] = []
         for _ in 0..<20 { repeated.append(await again.send("GET", "/notes").status) }
         #expect(statuses == repeated)
@@ -180,13 +207,16 @@ struct EngineTests {
         #expect(await engine.send("PUT", "/__understudy/faults", json: ["rules": ["nonsense"]]).status == 400)
         _ = await engine.send("DELETE", "/__understudy/faults")
         #expect(engine.faultRules == [])
-        let drop = MockEngine(behaviour: try await NotesMock(), configuration: MockConfiguration(faults: [try FaultRule(parsing: "*: drop")]))
+        let drop = MockEngine(
+            behaviour: try await NotesMock(),
+            configuration: MockConfiguration(faults: [try FaultRule(parsing: "*: drop")]))
         #expect(await drop.send("GET", "/notes").response.dropConnection)
     }
 
     @Test func rateLimitAnswers429WithRetryAfter() async throws {
         let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
-        let (engine, _) = try await engine(MockConfiguration(rateLimit: RateLimit(requests: 2, seconds: 1), now: { clock.withLock { $0 } }))
+        let (engine, _) = try await engine(
+            MockConfiguration(rateLimit: RateLimit(requests: 2, seconds: 1), now: { clock.withLock { $0 } }))
         #expect(await engine.send("GET", "/notes").status == 200)
         #expect(await engine.send("GET", "/notes").status == 200)
         let limited = await engine.send("GET", "/notes")
@@ -203,7 +233,9 @@ struct EngineTests {
 struct LiveServerTests {
     @Test func servesOverLoopbackOnAFreePortAndStops() async throws {
         let server = try await MockServer.start(
-            try await NotesMock(), configuration: MockConfiguration(maximumBodyBytes: 4096, faults: [try FaultRule(parsing: "GET /notes/latest: drop")]))
+            try await NotesMock(),
+            configuration: MockConfiguration(
+                maximumBodyBytes: 4096, faults: [try FaultRule(parsing: "GET /notes/latest: drop")]))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: LiveMock.patient)
         defer { _ = client.shutdown() }
         #expect(server.baseURL.absoluteString.hasPrefix("http://127.0.0.1:"))
@@ -223,7 +255,8 @@ struct LiveServerTests {
         #expect(String(buffer: try await tooLarge.body.collect(upTo: 1 << 20)).contains("over the 4096-byte limit"))
 
         await #expect(throws: (any Error).self) {
-            let dropped = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/notes/latest"), timeout: .seconds(300))
+            let dropped = try await client.execute(
+                HTTPClientRequest(url: "\(server.baseURL)/notes/latest"), timeout: .seconds(300))
             _ = try await dropped.body.collect(upTo: 1 << 20)
         }
         await server.stop()

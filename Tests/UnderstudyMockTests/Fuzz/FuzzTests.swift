@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyCore
+import UnderstudyMockServer
 import UnderstudySpecs
 
 @testable import UnderstudyMock
@@ -17,7 +18,8 @@ struct FuzzTests {
         static func make(_ api: MockAPI) async throws -> Target {
             let engine = MockEngine(behaviour: try await api.makeBehaviour(configuration: MockConfiguration()))
             let answer = try #require(
-                try JSONValue(parsing: await engine.respond(to: RawRequest(method: "POST", path: "/__understudy/token")).body))
+                try JSONValue(
+                    parsing: await engine.respond(to: RawRequest(method: "POST", path: "/__understudy/token")).body))
             var headers: [String: String] = [:]
             if let token = answer["accessToken"]?.stringValue ?? answer["access_token"]?.stringValue {
                 headers["authorization"] = "Bearer \(token)"
@@ -90,7 +92,9 @@ struct FuzzTests {
                     sent[name] = value
                 }
                 // A hostile token replaces the live server's own.
-                if let authorization = request.headers["authorization"], authorization != target.headers["authorization"] {
+                if let authorization = request.headers["authorization"],
+                    authorization != target.headers["authorization"]
+                {
                     sent["Authorization"] = authorization
                 }
                 let target = request.query.isEmpty ? request.path : "\(request.path)?\(request.query)"
@@ -106,7 +110,8 @@ struct FuzzTests {
                     // The HTTP parser refuses a method it does not know before any handler runs.
                     #expect(reply.status == 400 && head.contains("\r\ncontent-length: 0"), "\(label): \(head)")
                 default:
-                    let problem = Self.problem(status: reply.status, body: reply.body, method: request.method, spec: spec)
+                    let problem = Self.problem(
+                        status: reply.status, body: reply.body, method: request.method, spec: spec)
                     #expect(problem == nil, "\(label): \(problem ?? "")")
                     if request.method == "HEAD" { #expect(reply.body.isEmpty, "\(label)") }
                     if reply.status == 405 { #expect(head.contains("\r\nallow:"), "\(label)") }

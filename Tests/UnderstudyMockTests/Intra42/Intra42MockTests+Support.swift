@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import UnderstudyCore
+import UnderstudyMockServer
 import UnderstudySpecs
 
 @testable import UnderstudyMock
@@ -99,7 +100,8 @@ struct Intra42Harness {
 extension LiveMock {
     /// Sends a form-encoded POST (the `send` helper always sends JSON).
     func intra42PostForm(_ path: String, _ fields: [(String, String)]) async throws -> Reply {
-        let body = fields.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&")
+        let body = fields.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(
+            separator: "&")
         var request = HTTPClientRequest(url: server.baseURL.absoluteString + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import UnderstudyCore
+import UnderstudyMockServer
 import UnderstudySpecs
 
 @testable import UnderstudyMock

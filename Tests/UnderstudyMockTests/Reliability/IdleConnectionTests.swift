@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyMock
+import UnderstudyMockServer
 
 /// Connections that send nothing, or whose request never finishes arriving, are closed; connections beyond the
 /// cap are refused with a 503. Over real loopback sockets, with short timeouts configured.

@@ -3,6 +3,8 @@ import Testing
 import UnderstudyCore
 import UnderstudyMock
 
+@testable import UnderstudyMockServer
+
 /// `--state postgres://…`: several mocks (replicas behind a load balancer) share one state in a real PostgreSQL
 /// server (`scripts/test-postgres.sh start`, run by `.ci/run`), each test in a database of its own.
 @Suite(.enabled(if: TestDatabase.server != nil, "set UNDERSTUDY_TEST_POSTGRES: scripts/test-postgres.sh start"))
@@ -11,7 +13,7 @@ struct SharedStateTests {
     typealias Items = StateStoreTests.Items
 
     static func open(_ url: URL) async throws -> StateStore<Items> {
-        try await StateStore(seed: StateStoreTests.seed, file: url)
+        try await StateStore(seed: StateStoreTests.seed, file: url, sharing: SharedStateDatabase.opener)
     }
 
     static func snapshot(_ store: StateStore<Items>) -> [Item] { StateStoreTests.snapshot(store) }
@@ -31,7 +33,8 @@ struct SharedStateTests {
             let before = second.version
             try await second.synchronize()
             #expect(second.version > before)
-            #expect(Self.snapshot(second) == [Item(id: 2, owner: "cy"), Item(id: 3, owner: "al"), Item(id: 4, owner: "cy")])
+            #expect(
+                Self.snapshot(second) == [Item(id: 2, owner: "cy"), Item(id: 3, owner: "al"), Item(id: 4, owner: "cy")])
             #expect(second.read { $0.issued.value } == 7)
             // The groups follow the merged rows.
             #expect(second.read { $0.items.rows(in: "owner cy").map(\.id) } == [2, 4])
@@ -132,7 +135,8 @@ struct SharedStateTests {
         let url = try #require(URL(string: "postgres://understudy:secret@127.0.0.1:9/nothing?sslmode=disable"))
         let error = await #expect(throws: StateFileError.self) { try await Self.open(url) }
         let message = error?.description ?? ""
-        #expect(message.hasPrefix("cannot use the state file postgres://understudy@127.0.0.1:9/nothing: "), "\(message)")
+        #expect(
+            message.hasPrefix("cannot use the state file postgres://understudy@127.0.0.1:9/nothing: "), "\(message)")
         #expect(!message.contains("secret"))
     }
 

@@ -69,7 +69,8 @@ struct StateStoreTests {
             #expect(store.read { $0.issued.value } == 4)
         }
         let reopened = try await StateStore(seed: Self.seed, file: file)
-        #expect(Self.snapshot(reopened) == [Item(id: 2, owner: "bo"), Item(id: 3, owner: "al"), Item(id: 4, owner: "bo")])
+        #expect(
+            Self.snapshot(reopened) == [Item(id: 2, owner: "bo"), Item(id: 3, owner: "al"), Item(id: 4, owner: "bo")])
         #expect(reopened.read { $0.issued.value } == 4)
     }
 
@@ -109,6 +110,17 @@ struct StateStoreTests {
         }
         try await store.write { $0.items.append(Item(id: 9, owner: "al")) }
         #expect(store.read { $0.items.count } == 4)
+    }
+
+    /// The engine alone (an app's test target links no database driver) has no backend for a `postgres://` state:
+    /// it says so instead of treating the URL as a file. `SharedStateTests` covers the server's backend.
+    @Test func aDatabaseURLWithoutASharedStateBackendIsRefused() async throws {
+        let url = try #require(URL(string: "postgres://understudy@127.0.0.1:5432/states"))
+        let error = await #expect(throws: StateFileError.self) { try await StateStore(seed: Self.seed, file: url) }
+        #expect(
+            error?.description
+                == "cannot keep the state in postgres://…: give a file, or a postgres:// URL to a mock started by "
+                + "UnderstudyMockServer (understudy mock, MockServer.start)")
     }
 
     @Test func foreignFilesAreRefusedUntouched() async throws {

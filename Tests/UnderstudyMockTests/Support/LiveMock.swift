@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 
 /// A mock started on a free loopback port, with an AsyncHTTPClient to talk to it over a real socket.
 ///
@@ -77,7 +78,8 @@ struct LiveMock {
     func token(for user: String? = nil) async throws -> JSONValue {
         let reply = try await send("POST", "/__understudy/token", json: user.map { ["user": .string($0)] } ?? [:])
         guard reply.status == 200, let json = reply.json else {
-            throw LiveMockError("POST /__understudy/token answered \(reply.status): \(String(decoding: reply.bytes, as: UTF8.self))")
+            throw LiveMockError(
+                "POST /__understudy/token answered \(reply.status): \(String(decoding: reply.bytes, as: UTF8.self))")
         }
         return json
     }
@@ -97,7 +99,8 @@ extension MockEngine {
         var allHeaders = headers
         if let token { allHeaders["Authorization"] = "Bearer \(token)" }
         if json != nil || bytes != nil { allHeaders["Content-Type"] = allHeaders["Content-Type"] ?? "application/json" }
-        let raw = RawRequest(method: method, target: target, headers: allHeaders, body: json?.serializedBytes() ?? bytes ?? [])
+        let raw = RawRequest(
+            method: method, target: target, headers: allHeaders, body: json?.serializedBytes() ?? bytes ?? [])
         let response = await respond(to: raw)
         return (response.status, try? JSONParser().parse(response.body), response)
     }

@@ -7,7 +7,7 @@ import PostgresNIO
 ///
 /// ```swift
 /// try await TestDatabase.with { url in
-///     let store = try await StateStore(seed: seed, file: url)
+///     let store = try await StateStore(seed: seed, file: url, sharing: SharedStateDatabase.opener)
 /// }
 /// ```
 struct TestDatabase {

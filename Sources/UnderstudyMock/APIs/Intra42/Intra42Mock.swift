@@ -46,7 +46,8 @@ public struct Intra42Mock: MockBehaviour {
         let seed = builder.build()
         self.application = application
         self.configuration = configuration
-        store = try await StateStore(seed: seed, file: configuration.stateFile(for: "intra42"))
+        store = try await StateStore(
+            seed: seed, file: configuration.stateFile(for: "intra42"), sharing: configuration.sharedState)
     }
 
     // MARK: Authentication
@@ -65,7 +66,8 @@ public struct Intra42Mock: MockBehaviour {
         if record.revoked { throw Self.notAuthorized("The access token was revoked") }
         if record.isExpired(at: now) { throw Self.notAuthorized("The access token expired") }
         let subject = record.userID.map(String.init) ?? "client:\(application.clientID)"
-        return Principal(subject: subject, roles: record.scopes, token: token,
+        return Principal(
+            subject: subject, roles: record.scopes, token: token,
             expiresAt: Date(timeIntervalSince1970: Double(record.createdAt + record.expiresIn)))
     }
 

@@ -53,7 +53,8 @@ public struct VideGreniersMock: MockBehaviour {
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [VideGreniers.spec])
         let seed = try Self.seedState(
             fixtures: fixtures, seed: configuration.seed, now: configuration.now().timeIntervalSinceReferenceDate)
-        store = try await StateStore(seed: seed, file: configuration.stateFile(for: "videgreniers"))
+        store = try await StateStore(
+            seed: seed, file: configuration.stateFile(for: "videgreniers"), sharing: configuration.sharedState)
     }
 
     var now: Double { configuration.now().timeIntervalSinceReferenceDate }
@@ -224,8 +225,10 @@ public struct VideGreniersMock: MockBehaviour {
     /// `+23:59` is read; Foundation's formatters stop at ±18:00, so the text is checked and computed by hand.
     static func queryDate(_ request: MockRequest, _ name: String) throws -> Double? {
         guard let text = request.query[name] else { return nil }
-        guard DateTimeSyntax.matchesDateTime(text, fraction: .optional), let seconds = PostgrestTime.seconds(text) else {
-            throw MockError(.badRequest, "\(name): \"\(text)\" is not an RFC 3339 date-time such as 2025-11-15T08:00:00Z")
+        guard DateTimeSyntax.matchesDateTime(text, fraction: .optional), let seconds = PostgrestTime.seconds(text)
+        else {
+            throw MockError(
+                .badRequest, "\(name): \"\(text)\" is not an RFC 3339 date-time such as 2025-11-15T08:00:00Z")
         }
         return seconds - Date.timeIntervalBetween1970AndReferenceDate
     }

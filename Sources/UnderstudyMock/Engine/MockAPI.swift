@@ -25,13 +25,3 @@ public enum MockAPI: String, CaseIterable, Sendable {
         }
     }
 }
-
-extension MockServer {
-    /// Starts the mock of `api` with its seeded state.
-    public static func start(
-        _ api: MockAPI, host: String = "127.0.0.1", port: Int = 0, configuration: MockConfiguration = MockConfiguration()
-    ) async throws -> MockServer {
-        let behaviour = try await api.makeBehaviour(configuration: configuration)
-        return try await start(behaviour, host: host, port: port, configuration: configuration)
-    }
-}

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTPTypes
+import UnderstudyMock
 
 extension ConnectionGuard {
     /// When a connection has been quiet or slow for too long, from the request parts read and the answers written.

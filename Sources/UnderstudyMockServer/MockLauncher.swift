@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudyMock
 
 /// Starts the mocks an `--api` selector names, each on its own port, as `understudy mock` does.
 ///
@@ -25,7 +26,7 @@ public struct MockLauncher: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 4010, configuration: MockConfiguration = MockConfiguration()) {
         self.host = host
         self.port = port
-        self.configuration = configuration
+        self.configuration = configuration.servingSharedState
     }
 
     /// The labels a selector starts, in order.

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
+import UnderstudyMock
 
 /// Answers a GET whose answer the engine already holds (``MockEngine/cachedAnswer(for:)``) on the connection's
 /// event loop, so the hot path of a fixture read skips the hop to a Swift task and back that every request
@@ -67,11 +68,12 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func write(_ answer: CachedAnswer, context: ChannelHandlerContext) {
-        var head = answer.head
+        let wire = answer.wire
+        var head = wire.head
         head.headerFields[.date] = dates.now
         head.headerFields[.server] = MockServer.serverName
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.write(wrapOutboundOut(.body(wire.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

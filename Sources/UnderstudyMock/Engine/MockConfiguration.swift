@@ -14,6 +14,10 @@ public struct MockConfiguration: Sendable {
     /// ``stateFile(for:)``), locked while the mock runs; or a `postgres://` URL, whose database keeps the state
     /// of every API group, shared by all mocks given the same URL.
     public var stateFile: URL?
+    /// Opens a ``stateFile`` that is a database URL (`postgres://`): set by `UnderstudyMockServer`'s
+    /// ``MockServer`` and `understudy mock`, which link the database driver; `nil` where only the engine is linked
+    /// (an app's test target), which keeps state in memory or in a file.
+    public var sharedState: SharedStateOpener?
     /// A folder of fixture files (`understudy generate`) used as the initial state instead of generated ones.
     public var fixturesDirectory: URL?
     /// The HS256 secret of the JWTs (at least 32 bytes).

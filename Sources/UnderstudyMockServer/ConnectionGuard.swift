@@ -2,6 +2,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 import UnderstudyCore
+import UnderstudyMock
 
 /// Closes connections that are idle or slow for too long, and refuses connections beyond a server's budget.
 ///
@@ -22,7 +23,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let requestTimeout: TimeAmount
         let budget: ConnectionBudget
         /// The answer to a connection beyond the budget.
-        let refusal: CachedAnswer
+        let refusal: WireAnswer
     }
 
     private let limits: Limits

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import UnderstudyCore
+import UnderstudyMock
 
 /// A state shared by several mocks (replicas behind a load balancer): the rows in a PostgreSQL database, one
 /// scope per kind of state, written one transaction per acknowledged write.
@@ -16,23 +17,15 @@ import UnderstudyCore
 /// Tables (created when missing, in the database the URL names):
 /// - `understudy_states`: `scope` (the state's type), `format`, `version`, `reset_version`;
 /// - `understudy_rows`: `scope`, `part`, `key`, `ordinal`, `data` (the row's JSON), `removed`, `version`.
-final class SharedStateDatabase: Sendable {
+final class SharedStateDatabase: SharedStateBackend {
     /// The format of the rows; a scope written in another format is refused.
     static let format = "1"
 
-    /// What a mock reads of other mocks' writes.
-    enum Update {
-        /// Rows written since, by part, in version order.
-        case rows([String: [StateRecord]], version: Int64)
-        /// The state was reset: every row, by part, in order.
-        case reload([String: [StateRecord]], version: Int64)
-
-        /// The version the state is at once the update is applied.
-        var version: Int64 {
-            switch self {
-            case .rows(_, let version), .reload(_, let version): version
-            }
-        }
+    /// Opens a `postgres://` or `postgresql://` URL's database: what ``MockServer`` gives the stores of the mocks it
+    /// starts (``MockConfiguration/sharedState``).
+    static let opener = SharedStateOpener(handles: handles) { url, kind, seed in
+        let (database, stored) = try await open(url, kind: kind, seed: seed)
+        return (database, stored)
     }
 
     /// Reads what other mocks wrote (one connection: a catch-up is one or two short queries).
@@ -68,7 +61,10 @@ final class SharedStateDatabase: Sendable {
     private init(url: URL, scope: String) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host,
             !host.isEmpty
-        else { throw StateFileError.cannotOpen(url.absoluteString, "a PostgreSQL URL names a host: postgres://user@host:5432/database") }
+        else {
+            throw StateFileError.cannotOpen(
+                url.absoluteString, "a PostgreSQL URL names a host: postgres://user@host:5432/database")
+        }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
         let tls: PostgresConnection.Configuration.TLS
         do {
@@ -144,7 +140,7 @@ final class SharedStateDatabase: Sendable {
     }
 
     /// What other mocks wrote after `version`; `nil` when nothing.
-    func changes(since version: Int64) async throws -> Update? {
+    func changes(since version: Int64) async throws -> SharedStateUpdate? {
         do {
             return try await reads.use { connection in
                 try await Self.changes(since: version, scope: scope, on: connection, locked: false, logger: logger)
@@ -159,7 +155,7 @@ final class SharedStateDatabase: Sendable {
     /// under the write's version before this returns.
     /// - Returns: the version the state is at after the write.
     /// - Throws: what `body` throws (nothing is stored), or a ``StateFileError``.
-    func write(since version: Int64, _ body: (Update?) throws -> [StateRecord]) async throws -> Int64 {
+    func write(since version: Int64, _ body: (SharedStateUpdate?) throws -> [StateRecord]) async throws -> Int64 {
         do {
             return try await writes.transaction { connection in
                 let next = try await Self.nextVersion(scope: scope, on: connection, logger: logger)
@@ -199,7 +195,9 @@ final class SharedStateDatabase: Sendable {
 
     /// Takes the scope's next version, holding its row lock (every other write of the scope waits) until the
     /// transaction ends.
-    private static func nextVersion(scope: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    private static func nextVersion(scope: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> Int64
+    {
         let rows = try await connection.query(
             "UPDATE understudy_states SET version = version + 1 WHERE scope = \(scope) RETURNING version",
             logger: logger)
@@ -211,7 +209,7 @@ final class SharedStateDatabase: Sendable {
     /// its own are all committed); without it, only rows up to the committed version are read.
     private static func changes(
         since version: Int64, scope: String, on connection: PostgresConnection, locked: Bool, logger: Logger
-    ) async throws -> Update? {
+    ) async throws -> SharedStateUpdate? {
         let rows = try await connection.query(
             "SELECT version, reset_version FROM understudy_states WHERE scope = \(scope)", logger: logger)
         var current: (version: Int64, reset: Int64)?
@@ -232,13 +230,16 @@ final class SharedStateDatabase: Sendable {
             """, logger: logger)
         var parts: [String: [StateRecord]] = [:]
         for try await (part, key, ordinal, data, removed) in changed.decode((String, String, Int64, Data?, Bool).self) {
-            parts[part, default: []].append(StateRecord(part: part, key: key, ordinal: ordinal, data: removed ? nil : data))
+            parts[part, default: []].append(
+                StateRecord(part: part, key: key, ordinal: ordinal, data: removed ? nil : data))
         }
         return .rows(parts, version: committed)
     }
 
     /// Every row of the scope that is not removed, by part, in order.
-    private static func live(scope: String, on connection: PostgresConnection, logger: Logger) async throws -> [String: [StateRecord]] {
+    private static func live(scope: String, on connection: PostgresConnection, logger: Logger) async throws -> [String:
+        [StateRecord]]
+    {
         let rows = try await connection.query(
             """
             SELECT part, key, ordinal, data FROM understudy_rows

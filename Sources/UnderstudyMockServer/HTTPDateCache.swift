@@ -1,4 +1,5 @@
 import UnderstudyCore
+import UnderstudyMock
 
 #if canImport(Glibc)
     import Glibc

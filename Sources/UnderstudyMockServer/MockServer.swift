@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import UnderstudyCore
+import UnderstudyMock
 
 /// A mock API served by Hummingbird on a real socket.
 ///
@@ -57,8 +58,9 @@ public final class MockServer: Sendable {
         logger.logLevel = .warning
         let bound = BoundPort()
         let limits = ConnectionGuard.Limits(
-            idleTimeout: TimeAmount(configuration.idleTimeout), requestTimeout: TimeAmount(configuration.requestTimeout),
-            budget: budget, refusal: CachedAnswer(engine.serviceUnavailable(), validUntil: nil))
+            idleTimeout: TimeAmount(configuration.idleTimeout),
+            requestTimeout: TimeAmount(configuration.requestTimeout),
+            budget: budget, refusal: WireAnswer(engine.serviceUnavailable()))
         let dates = HTTPDateCache()
         // The guard comes first, so it sees every request part and every answer, the cached ones included;
         // it keeps the idle timeout, which Hummingbird's own would apply to the requests it sees only.
@@ -72,7 +74,8 @@ public final class MockServer: Sendable {
             onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [], logger: logger))
+            configuration: ServiceGroupConfiguration(
+                services: [application], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             do {
                 try await group.run()
@@ -94,6 +97,49 @@ public final class MockServer: Sendable {
     }
 }
 
+extension MockServer {
+    /// Starts the mock of `api` with its seeded state.
+    public static func start(
+        _ api: MockAPI, host: String = "127.0.0.1", port: Int = 0,
+        configuration: MockConfiguration = MockConfiguration()
+    ) async throws -> MockServer {
+        let configuration = configuration.servingSharedState
+        let behaviour = try await api.makeBehaviour(configuration: configuration)
+        return try await start(behaviour, host: host, port: port, configuration: configuration)
+    }
+}
+
+/// Runs `body` with a mock server on a free loopback port, stopping it afterwards whatever happens.
+///
+/// ```swift
+/// try await withMockServer(.videgreniers) { server in
+///     let url = server.baseURL.appending(path: "health")
+///     ...
+/// }
+/// ```
+public func withMockServer<T>(
+    _ api: MockAPI, configuration: MockConfiguration = MockConfiguration(), _ body: (MockServer) async throws -> T
+) async throws -> T {
+    let server = try await MockServer.start(api, configuration: configuration)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+extension MockConfiguration {
+    /// This configuration with PostgreSQL behind a `postgres://` state, unless another backend is set.
+    var servingSharedState: MockConfiguration {
+        var configuration = self
+        configuration.sharedState = configuration.sharedState ?? SharedStateDatabase.opener
+        return configuration
+    }
+}
+
 /// The server could not start.
 public struct MockServerError: Error, Sendable, CustomStringConvertible {
     public let description: String
@@ -101,7 +147,8 @@ public struct MockServerError: Error, Sendable, CustomStringConvertible {
 
 /// A one-shot value delivered from the server's `onServerRunning` callback (or its failure).
 private final class BoundPort: Sendable {
-    private let state = Locked<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+    private let state = Locked<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>(
+        (nil, nil))
 
     func resolve(_ result: Result<Int, any Error>) {
         let waiter: CheckedContinuation<Int, any Error>? = state.withLock { state in
@@ -191,7 +238,8 @@ extension RawRequest {
         for field in head.headerFields { headers[field.name.canonicalName] = field.value }
         if let authority = head.authority { headers["host"] = authority }
         self.init(
-            method: head.method.rawValue, path: uri.path, query: uri.query ?? "", lowercasedHeaders: headers, body: body,
+            method: head.method.rawValue, path: uri.path, query: uri.query ?? "", lowercasedHeaders: headers,
+            body: body,
             client: client)
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import UnderstudyCore
+
+/// A finished GET answer the engine keeps for the exact request, until the state changes or the credential it
+/// was computed for expires.
+///
+/// A server keeps its own encoding of the answer with it (``wire(_:)``), so a cached answer is sent again
+/// without building anything but what changes between sends (the `Date` header).
+public final class CachedAnswer: Sendable {
+    public let response: MockResponse
+    /// When the credential the answer was computed for expires; `nil` for an anonymous request.
+    public let validUntil: Date?
+    private let encoded = Locked<(any Sendable)?>(nil)
+
+    public init(_ response: MockResponse, validUntil: Date?) {
+        self.response = response
+        self.validUntil = validUntil
+    }
+
+    /// The answer as a server writes it, made by `encode` the first time it is asked for and kept.
+    public func wire<Wire: Sendable>(_ encode: (MockResponse) -> Wire) -> Wire {
+        encoded.withLock { encoded in
+            if let wire = encoded as? Wire { return wire }
+            let wire = encode(response)
+            encoded = wire
+            return wire
+        }
+    }
+
+    /// What the answer costs in a cache: the body twice (as bytes and as the server's buffer), headers and
+    /// bookkeeping.
+    var bytes: Int {
+        2 * response.body.count + 256 + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
+}
