@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudySpecs", targets: ["UnderstudySpecs"]),
+        .library(name: "UnderstudyPostgREST", targets: ["UnderstudyPostgREST"]),
         .library(name: "UnderstudyMock", targets: ["UnderstudyMock"]),
         .library(name: "UnderstudyMockServer", targets: ["UnderstudyMockServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
@@ -41,12 +42,15 @@ let package = Package(
         // The system's SQLite (libsqlite3-dev), for `--state`: a tiny module and no package to build.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UnderstudySpecs", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
+        // PostgREST's query grammar, row security and errors over the tables a catalog declares (any Supabase schema).
+        .target(name: "UnderstudyPostgREST", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
         // The mock engine, the five APIs' behaviours and their state: no server, no database driver, so an app's
         // test target (UnderstudyTesting) links it on iOS.
         .target(
             name: "UnderstudyMock",
             dependencies: [
-                "CSQLite", "UnderstudyCore", "UnderstudySpecs", .product(name: "JWTKit", package: "jwt-kit"),
+                "CSQLite", "UnderstudyCore", "UnderstudyPostgREST", "UnderstudySpecs",
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -146,8 +150,8 @@ let package = Package(
         .testTarget(
             name: "UnderstudyMockTests",
             dependencies: [
-                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer", "UnderstudyTesting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer", "UnderstudyPostgREST",
+                "UnderstudyTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -163,7 +167,7 @@ let package = Package(
             name: "UnderstudyCheckTests",
             dependencies: [
                 "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer",
-                "UnderstudyTesting",
+                "UnderstudyPostgREST", "UnderstudyTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UnderstudyCore
 import UnderstudyMockServer
+import UnderstudyPostgREST
 import UnderstudySpecs
 import UnderstudyTesting
 

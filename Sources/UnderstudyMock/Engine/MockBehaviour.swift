@@ -121,21 +121,8 @@ public enum UnreadableBody: Sendable {
     case unvalidated
 }
 
-/// Request media types.
-public enum MediaType {
-    public static let form = "application/x-www-form-urlencoded"
-
-    /// `text/plain` from `Text/Plain; charset=utf-8`.
-    public static func essence(_ contentType: String) -> String {
-        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            .trimmingSpaces.lowercased()
-    }
-
-    /// `application/json` and the `+json` types (`application/merge-patch+json`).
-    public static func isJSON(_ mediaType: String) -> Bool {
-        DocumentedResponse.isJSON(mediaType)
-    }
-
+/// Media types the engine refuses.
+extension MediaType {
     /// 415 in the API's envelope.
     public static func unsupported(_ mediaType: String) -> MockError {
         MockError(.init(rawValue: 415), "Content-Type \(mediaType) is not supported; send application/json")

@@ -28,7 +28,8 @@ public struct MockRequest: Sendable {
         self.path = path
         self.pathParameters = [:]
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 
@@ -75,36 +76,4 @@ public struct Principal: Sendable, Hashable {
 
     /// Whether the caller has a role (compared without case: documents write `Admin`, `admin`).
     public func has(role: String) -> Bool { roles.contains { $0.lowercased() == role.lowercased() } }
-}
-
-/// The query string as ordered name/value pairs, percent-decoded, `+` as space.
-public struct QueryItems: Sendable, Hashable {
-    public let items: [(name: String, value: String)]
-    /// The raw query string, without `?`.
-    public let raw: String
-
-    public init(_ raw: String) {
-        self.raw = raw
-        items = FormURLEncoding.pairs(raw)
-    }
-
-    /// The first value of a parameter.
-    public subscript(name: String) -> String? { items.first { $0.name == name }?.value }
-
-    /// Every value of a parameter, in order.
-    public func all(_ name: String) -> [String] { items.filter { $0.name == name }.map(\.value) }
-
-    public static func == (lhs: QueryItems, rhs: QueryItems) -> Bool { lhs.raw == rhs.raw }
-    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-
-    static func decode(_ text: Substring) -> String { FormURLEncoding.decode(text) }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var text = Substring(self)
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
-    }
 }

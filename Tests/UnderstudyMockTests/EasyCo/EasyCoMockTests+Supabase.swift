@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import Testing
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 @testable import UnderstudyMock

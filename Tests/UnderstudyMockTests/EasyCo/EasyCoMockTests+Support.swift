@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 @testable import UnderstudyMock

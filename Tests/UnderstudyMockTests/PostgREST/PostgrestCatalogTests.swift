@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyPostgREST
 
 @testable import UnderstudyMock
 
@@ -44,7 +45,8 @@ struct PostgrestCatalogTests {
         id: "journal", title: "Journal", document: "none", auth: .supabase, wire: .plain,
         errorEnvelope: ErrorEnvelope(NotebookError.self) { _, messages in ["message": .string(messages.joined())] },
         endpoints: [
-            AnyEndpoint(Endpoint<NoBody, [Notebook]>(.get, "/rest/v1/notebooks", auth: .optional, summary: "Notebooks")),
+            AnyEndpoint(
+                Endpoint<NoBody, [Notebook]>(.get, "/rest/v1/notebooks", auth: .optional, summary: "Notebooks")),
             AnyEndpoint(Endpoint<NoBody, [Page]>(.get, "/rest/v1/pages", auth: .optional, summary: "Pages")),
         ]
     ).database([
@@ -74,16 +76,32 @@ struct PostgrestCatalogTests {
         let catalog = PostgrestCatalog(spec: spec)
         let tables: [String: PostgrestTable] = [
             "notebooks": PostgrestTable(rows: [
-                ["id": "aaaaaaaa-0000-4000-8000-000000000001", "owner_id": .string(alice), "title": "Recipes", "tags": ["food"]],
-                ["id": "aaaaaaaa-0000-4000-8000-000000000002", "owner_id": .string(bruno), "title": "Travel", "tags": ["trips", "food"]],
+                [
+                    "id": "aaaaaaaa-0000-4000-8000-000000000001", "owner_id": .string(alice), "title": "Recipes",
+                    "tags": ["food"],
+                ],
+                [
+                    "id": "aaaaaaaa-0000-4000-8000-000000000002", "owner_id": .string(bruno), "title": "Travel",
+                    "tags": ["trips", "food"],
+                ],
             ]),
             "pages": PostgrestTable(rows: [
-                ["id": "bbbbbbbb-0000-4000-8000-000000000001", "notebook_id": "aaaaaaaa-0000-4000-8000-000000000001", "words": 120],
-                ["id": "bbbbbbbb-0000-4000-8000-000000000002", "notebook_id": "aaaaaaaa-0000-4000-8000-000000000002", "words": 80],
-                ["id": "bbbbbbbb-0000-4000-8000-000000000003", "notebook_id": "aaaaaaaa-0000-4000-8000-000000000001", "words": 40],
+                [
+                    "id": "bbbbbbbb-0000-4000-8000-000000000001", "notebook_id": "aaaaaaaa-0000-4000-8000-000000000001",
+                    "words": 120,
+                ],
+                [
+                    "id": "bbbbbbbb-0000-4000-8000-000000000002", "notebook_id": "aaaaaaaa-0000-4000-8000-000000000002",
+                    "words": 80,
+                ],
+                [
+                    "id": "bbbbbbbb-0000-4000-8000-000000000003", "notebook_id": "aaaaaaaa-0000-4000-8000-000000000001",
+                    "words": 40,
+                ],
             ]),
         ]
-        let executor = PostgrestExecutor(catalog: catalog, tables: tables, caller: caller, cache: PostgrestColumnCache())
+        let executor = PostgrestExecutor(
+            catalog: catalog, tables: tables, caller: caller, cache: PostgrestColumnCache())
         let root = try executor.plan(PostgrestQuery(QueryItems(query)), table: table)
         return try executor.write(root, positions: try executor.matches(root))
     }
@@ -100,7 +118,8 @@ struct PostgrestCatalogTests {
     @Test func rowSecurityFiltersAndEmbedsFollowTheDeclaration() throws {
         let alice = PostgrestCaller.user(Self.alice)
         // Alice sees her notebook only, and the pages of it (owned through the notebook).
-        #expect(try Self.ids(Self.read("notebooks", "select=id", as: alice)) == ["aaaaaaaa-0000-4000-8000-000000000001"])
+        #expect(
+            try Self.ids(Self.read("notebooks", "select=id", as: alice)) == ["aaaaaaaa-0000-4000-8000-000000000001"])
         #expect(
             try Self.ids(Self.read("pages", "select=id&order=words.asc", as: alice))
                 == ["bbbbbbbb-0000-4000-8000-000000000003", "bbbbbbbb-0000-4000-8000-000000000001"])

@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyCore
+import UnderstudyPostgREST
 
 @testable import UnderstudyMock
 
@@ -18,7 +19,8 @@ struct PostgrestLimitsTests {
                 reply.json?["details"] == "nesting too deep expecting at most 64 nested levels", "\(query.prefix(40))")
         }
         let limit = PostgrestParser.maximumDepth
-        let deepest = String(repeating: "or(", count: limit - 1) + "title.eq.x" + String(repeating: ")", count: limit - 1)
+        let deepest =
+            String(repeating: "or(", count: limit - 1) + "title.eq.x" + String(repeating: ")", count: limit - 1)
         #expect(try await session.rows("/rest/v1/properties?or=(\(deepest))") == [])
     }
 
@@ -33,7 +35,9 @@ struct PostgrestLimitsTests {
                 "code": "57014", "message": "canceling statement due to statement timeout", "details": nil,
                 "hint": nil,
             ])
-        #expect(try await session.rows("/rest/v1/properties?title=match.^Studio&select=id", token: session.apikey).count >= 0)
+        #expect(
+            try await session.rows("/rest/v1/properties?title=match.^Studio&select=id", token: session.apikey).count
+                >= 0)
     }
 
     @Test func aCancelledRequestEndsItsStatement() async {

@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import UnderstudyCore
+import UnderstudyPostgREST
 
 /// Reads a bearer JWT as PostgREST does behind Supabase's gateway: any HS256 token signed with the project's
 /// secret, whose `role` claim is the database role (`anon` when it has none).
@@ -42,7 +43,7 @@ struct EasyCoJWTVerifier: Sendable {
     /// The caller a token stands for: its role, and its `sub` as the subject (empty without one).
     /// - Throws: PostgREST's 401 answers: PGRST301 for a malformed or wrongly signed token, PGRST303 for an
     ///   expired one, 22023 for a role the database does not have.
-    func principal(of token: String) async throws(MockError) -> Principal {
+    func principal(of token: String) async throws(PostgrestError) -> Principal {
         let claims = try await verifiedClaims(token)
         if let expiry = claims.exp?.value, expiry <= now() {
             throw Self.refusal(code: "PGRST303", "JWT expired")
@@ -58,7 +59,7 @@ struct EasyCoJWTVerifier: Sendable {
             subject: claims.sub ?? "", roles: [role], token: token, expiresAt: claims.exp?.value ?? .distantFuture)
     }
 
-    private func verifiedClaims(_ token: String) async throws(MockError) -> Claims {
+    private func verifiedClaims(_ token: String) async throws(PostgrestError) -> Claims {
         if let claims = verified.claims(of: token) { return claims }
         let claims: Claims
         do {
@@ -78,7 +79,7 @@ struct EasyCoJWTVerifier: Sendable {
     }
 
     /// A refused token: PostgREST's body, and `WWW-Authenticate` naming the reason (RFC 6750).
-    static func refusal(code: String, _ text: String) -> MockError {
+    static func refusal(code: String, _ text: String) -> PostgrestError {
         PostgrestErrors.make(
             .unauthorized, code: code, text,
             headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(text)\"")])

@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 /// The project's API keys: JWTs without a `sub`, whose `role` claim is `anon` or `service_role`, as
@@ -55,6 +56,10 @@ extension EasyCoMock {
     /// bearer, so the request runs as the key's role (`anon` or `service_role`). A bearer is any HS256 JWT signed
     /// with the project's secret (see ``EasyCoJWTVerifier``).
     public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+        try await answeringPostgrestErrors { try await principal(of: request) }
+    }
+
+    private func principal(of request: MockRequest) async throws -> Principal? {
         guard let apikey = request.header("apikey"), !apikey.isEmpty else {
             throw PostgrestErrors.make(
                 .unauthorized, code: "PGRST301", "No API key found in request",

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 extension EasyCoMock {
@@ -61,7 +62,8 @@ extension EasyCoMock {
             for object in objects {
                 rows.append(
                     try newRow(
-                        object, info: info, columns: query.columns, missingDefault: preferences.missingDefault, now: now,
+                        object, info: info, columns: query.columns, missingDefault: preferences.missingDefault,
+                        now: now,
                         state: &state))
             }
             // Positions of the inserted (or merged) rows, for the representation.
@@ -109,7 +111,7 @@ extension EasyCoMock {
     /// What every write reads first: its preferences, the representation it answers, its query, its table.
     private func writeRequest(
         _ table: String, _ request: MockRequest
-    ) throws(MockError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery, PostgrestTableInfo) {
+    ) throws(PostgrestError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery, PostgrestTableInfo) {
         let preferences = try PostgrestPreferences(request.header("prefer"))
         let negotiation = try PostgrestNegotiation(request)
         let query = try PostgrestQuery(request.query)
@@ -120,7 +122,8 @@ extension EasyCoMock {
     /// The objects of an insert's body: one object, or every object of an array (none for `[]`).
     /// - Throws: PGRST102 for a body that is neither, or an array whose objects do not all have the same keys
     ///   (PostgREST allows that only with `columns=`, which supabase-js and supabase-swift send with arrays).
-    static func insertedObjects(_ body: JSONValue?, columns: [String]?) throws(MockError) -> [[String: JSONValue]] {
+    static func insertedObjects(_ body: JSONValue?, columns: [String]?) throws(PostgrestError) -> [[String: JSONValue]]
+    {
         switch body {
         case .object(let object)?:
             return [object]
@@ -145,7 +148,7 @@ extension EasyCoMock {
     private func newRow(
         _ object: [String: JSONValue], info: PostgrestTableInfo, columns: [String]?, missingDefault: Bool, now: String,
         state: inout EasyCoState
-    ) throws(MockError) -> PostgrestRow {
+    ) throws(PostgrestError) -> PostgrestRow {
         var row = info.defaults
         state.insertions += 1
         row["id"] = .string(Self.insertedID(seed: configuration.seed, number: state.insertions))
@@ -164,7 +167,7 @@ extension EasyCoMock {
     /// Row-level security (42501) and foreign keys (23503) of a new row.
     private func checkInsert(
         _ row: PostgrestRow, info: PostgrestTableInfo, caller: PostgrestCaller, state: EasyCoState
-    ) throws(MockError) {
+    ) throws(PostgrestError) {
         let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
         guard executor.security(info.name, .insert, row: row) else {
             throw PostgrestErrors.rowSecurity(info.name, anonymous: caller.role == .anonymous)
@@ -174,7 +177,9 @@ extension EasyCoMock {
 
     /// The constraints of a row a write stores: NOT NULL (23502) and CHECK (23514), then the foreign keys (23503),
     /// to other tables and to `auth.users`.
-    private func checkConstraints(_ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState) throws(MockError) {
+    private func checkConstraints(_ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState)
+        throws(PostgrestError)
+    {
         try PostgrestInput.check(row, info: info)
         for key in catalog.keys(from: info.name) {
             guard let id = row[key.column]?.stringValue else { continue }
@@ -197,7 +202,7 @@ extension EasyCoMock {
     private func conflict(
         _ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState, query: PostgrestQuery,
         preferences: PostgrestPreferences
-    ) throws(MockError) -> (position: Int, row: PostgrestRow)? {
+    ) throws(PostgrestError) -> (position: Int, row: PostgrestRow)? {
         if let target = query.onConflict, preferences.resolution != nil,
             !info.facts.uniqueKeys.contains(where: { Set($0) == Set(target) }) && target != ["id"]
         {
@@ -253,7 +258,8 @@ extension EasyCoMock {
         return try await store.write { state in
             let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
             let root = try executor.plan(query, table: table)
-            let positions = values.isEmpty
+            let positions =
+                values.isEmpty
                 ? [] : try Self.targets(root, of: .update, in: state.tables[table], executor: executor)
             try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
             for position in positions {
@@ -266,7 +272,8 @@ extension EasyCoMock {
                 for key in info.facts.uniqueKeys + [["id"]] {
                     let keyValues = key.map { row[$0] ?? .null }
                     if keyValues.contains(.null) { continue }
-                    let other = key == ["id"]
+                    let other =
+                        key == ["id"]
                         ? row["id"]?.stringValue.flatMap { state.tables[table]?.position(id: $0) }
                         : state.tables[table]?.position(unique: key, values: keyValues)
                     if let other, other != position {
@@ -291,7 +298,7 @@ extension EasyCoMock {
     /// change; with `limit`, the first in the required `order`.
     static func targets(
         _ root: PostgrestNode, of operation: RowPolicy.Operation, in rows: PostgrestTable?, executor: PostgrestExecutor
-    ) throws(MockError) -> [Int] {
+    ) throws(PostgrestError) -> [Int] {
         let allowed = executor.security(root.table.name, operation)
         var positions = (rows?.rows ?? []).indices.filter { position in
             !executor.timeout.expired && allowed(position) && (root.predicate?(position) ?? true) == true
@@ -311,7 +318,7 @@ extension EasyCoMock {
     /// (src/PostgREST/Query.hs); throwing undoes the write.
     static func checkAffected(
         _ count: Int, negotiation: PostgrestNegotiation, preferences: PostgrestPreferences
-    ) throws(MockError) {
+    ) throws(PostgrestError) {
         try negotiation.check(rows: count)
         if preferences.strict, let maximum = preferences.maxAffected, count > maximum {
             throw PostgrestErrors.make(

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 /// EasyCo's Supabase project: PostgREST under `/rest/v1` over the six tables the app uses, with the
@@ -82,7 +83,7 @@ public struct EasyCoMock: MockBehaviour {
     public func unreadableBody(mediaType: String) -> UnreadableBody? {
         if MediaType.isJSON(mediaType) || mediaType == MediaType.form || mediaType == "text/csv" { return nil }
         return .refused(
-            PostgrestErrors.make(.badRequest, code: "PGRST102", "Content-Type not acceptable: \(mediaType)"))
+            MockError(PostgrestErrors.make(.badRequest, code: "PGRST102", "Content-Type not acceptable: \(mediaType)")))
     }
 
     public func reset() async throws {
@@ -90,23 +91,29 @@ public struct EasyCoMock: MockBehaviour {
     }
 
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
-        if request.path.hasPrefix("/auth/v1/") { return try await goTrue(request) }
-        let table = String(request.path.split(separator: "/").last ?? "")
-        let caller = Self.caller(of: request.principal)
-        switch request.method {
-        case .get: return try read(table, request: request, caller: caller)
-        case .post: return try await insert(table, request: request, caller: caller)
-        case .patch: return try await update(table, request: request, caller: caller)
-        case .delete: return try await delete(table, request: request, caller: caller)
-        default:
-            throw PostgrestErrors.make(
-                .init(rawValue: 405), code: "PGRST117", "Unsupported HTTP method: \(request.method.rawValue)")
+        try await answeringPostgrestErrors {
+            if request.path.hasPrefix("/auth/v1/") { return try await goTrue(request) }
+            let table = String(request.path.split(separator: "/").last ?? "")
+            let caller = Self.caller(of: request.principal)
+            switch request.method {
+            case .get: return try read(table, request: request, caller: caller)
+            case .post: return try await insert(table, request: request, caller: caller)
+            case .patch: return try await update(table, request: request, caller: caller)
+            case .delete: return try await delete(table, request: request, caller: caller)
+            default:
+                throw PostgrestErrors.make(
+                    .init(rawValue: 405), code: "PGRST117", "Unsupported HTTP method: \(request.method.rawValue)")
+            }
         }
     }
 
     // MARK: Tokens
 
     public func issueToken(for user: String?) async throws -> JSONValue {
+        try await answeringPostgrestErrors { try await token(for: user) }
+    }
+
+    private func token(for user: String?) async throws -> JSONValue {
         let found = store.read { state in user.map { state.user($0) } ?? state.user(state.defaultUser) }
         guard let found else {
             let known = store.read { $0.users.prefix(8).map(\.email).joined(separator: ", ") }

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 /// The initial state of the EasyCo mock, the same for a seed.
@@ -282,7 +283,7 @@ struct EasyCoSeed {
         do {
             tables[table, default: PostgrestTable()].append(try normalized(row, table: table))
         } catch {
-            preconditionFailure("the scenario's \(table) row \(id) breaks a column rule: \(error.messages[0])")
+            preconditionFailure("the scenario's \(table) row \(id) breaks a column rule: \(error.message)")
         }
         return id
     }
@@ -290,7 +291,7 @@ struct EasyCoSeed {
     /// A row with every column (missing ones are defaults or null), stored as PostgreSQL stores an insert's values
     /// and checked against NOT NULL and the CHECKs, as a write is.
     /// - Throws: the PostgREST error of the first value or constraint the row breaks.
-    private func normalized(_ values: [String: JSONValue], table: String) throws(MockError) -> PostgrestRow {
+    private func normalized(_ values: [String: JSONValue], table: String) throws(PostgrestError) -> PostgrestRow {
         guard let info = catalog.table(table) else { return values }
         var row: PostgrestRow = [:]
         for column in info.columns {
@@ -301,8 +302,9 @@ struct EasyCoSeed {
             do {
                 row[column.name] = try PostgrestInput.stored(value, column: column, in: info)
             } catch {
-                throw MockError(
-                    error.status, messages: ["column \(column.name): " + (error.messages.first ?? "")], body: error.body)
+                var error = error
+                error.message = "column \(column.name): " + error.message
+                throw error
             }
         }
         try PostgrestInput.check(row, info: info)
@@ -388,7 +390,7 @@ struct EasyCoSeed {
         } catch {
             throw FixtureError(
                 description: "the easyco fixture of \(source) (table \(table)) cannot be stored: "
-                    + "\(error.messages.first ?? "") (\(error.body?["code"]?.stringValue ?? ""))")
+                    + "\(error.message) (\(error.body["code"]?.stringValue ?? ""))")
         }
         if row["id"]?.stringValue == nil { row["id"] = .string(Self.uuid(&random)) }
         guard let id = row["id"]?.stringValue, tables[table]?.row(id: id) == nil else { return nil }

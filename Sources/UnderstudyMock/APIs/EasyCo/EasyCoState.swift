@@ -1,4 +1,5 @@
 import UnderstudyCore
+import UnderstudyPostgREST
 
 /// A seeded Supabase user (a row of `auth.users`, which PostgREST does not expose).
 struct EasyCoUser: Codable, Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import UnderstudyCore
+import UnderstudyPostgREST
 import UnderstudySpecs
 
 /// The VideGreniers flea-market API as a stateful mock: users with HS256 access tokens (15 minutes) and

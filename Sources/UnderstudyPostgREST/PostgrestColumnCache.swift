@@ -6,13 +6,15 @@ import UnderstudyCore
 /// A filter, a sort key or a row-level security check reads a typed value by row position instead of
 /// hashing into each row's dictionary and converting its JSON (timestamps are parsed once per table
 /// generation, not once per row and request).
-final class PostgrestColumnCache: Sendable {
+package final class PostgrestColumnCache: Sendable {
     private let vectors = Locked<[String: (generation: UInt64, values: [PostgrestValue?])]>([:])
     private let groups = Locked<[String: (generation: UInt64, groups: [String: [Int]])]>([:])
     private let references = Locked<[String: (generations: [UInt64], positions: [Int?])]>([:])
 
+    package init() {}
+
     /// The value of `extractor` for every row of `table` (named `name`), by position.
-    func values(_ table: PostgrestTable, name: String, extractor: PostgrestExtractor) -> [PostgrestValue?] {
+    package func values(_ table: PostgrestTable, name: String, extractor: PostgrestExtractor) -> [PostgrestValue?] {
         let key = "\(name)|\(extractor.field)"
         if let hit = vectors.withLock({ $0[key] }), hit.generation == table.generation { return hit.values }
         let values = table.rows.map(extractor.value)
@@ -21,7 +23,7 @@ final class PostgrestColumnCache: Sendable {
     }
 
     /// For every row of `table`, the position in `target` of the row its `column` references (a foreign key).
-    func references(
+    package func references(
         _ table: PostgrestTable, name: String, column: String, target: PostgrestTable, targetName: String
     ) -> [Int?] {
         let key = "\(name)|\(column)|\(targetName)"
@@ -33,7 +35,7 @@ final class PostgrestColumnCache: Sendable {
     }
 
     /// The positions of `table`'s rows by the text value of `column` (a foreign key).
-    func group(_ table: PostgrestTable, name: String, by column: String) -> [String: [Int]] {
+    package func group(_ table: PostgrestTable, name: String, by column: String) -> [String: [Int]] {
         let key = "\(name)|\(column)"
         if let hit = groups.withLock({ $0[key] }), hit.generation == table.generation { return hit.groups }
         var grouped: [String: [Int]] = [:]

@@ -5,25 +5,28 @@ import UnderstudyCore
 /// reads, `Content-Profile` on writes, which the Supabase clients send as `public`).
 ///
 /// ```swift
-/// let negotiation = try PostgrestNegotiation(request)
+/// let negotiation = try PostgrestNegotiation(accept: "application/vnd.pgrst.object+json", profile: nil)
 /// try negotiation.check(rows: 2)   // 406 PGRST116 when one object was asked for
 /// ```
-struct PostgrestNegotiation {
-    enum Media {
+package struct PostgrestNegotiation {
+    package enum Media {
         case array
         case object
     }
 
-    var media = Media.array
+    package var media = Media.array
     /// The schema the request named, echoed in `Content-Profile`.
-    var profile: String?
+    package var profile: String?
 
     /// The schemas the project exposes.
-    static let schemas = ["public"]
+    package static let schemas = ["public"]
 
+    /// - Parameters:
+    ///   - accept: the `Accept` header.
+    ///   - profile: the schema named: `Accept-Profile` on a read, `Content-Profile` on a write.
     /// - Throws: 406 PGRST106 for a schema the project does not expose.
-    init(_ request: MockRequest) throws(MockError) {
-        for range in (request.header("accept") ?? "").split(separator: ",") {
+    package init(accept: String?, profile: String?) throws(PostgrestError) {
+        for range in (accept ?? "").split(separator: ",") {
             let essence = MediaType.essence(String(range))
             if essence == "application/vnd.pgrst.object+json" || essence == "application/vnd.pgrst.object" {
                 media = .object
@@ -31,20 +34,17 @@ struct PostgrestNegotiation {
             }
             if essence == "application/json" || essence == "*/*" || essence == "application/*" { break }
         }
-        // The engine routes HEAD as GET.
-        guard let schema = request.header(request.method == .get ? "accept-profile" : "content-profile") else {
-            return
-        }
+        guard let schema = profile else { return }
         guard Self.schemas.contains(schema) else {
             throw PostgrestErrors.make(
                 .init(rawValue: 406), code: "PGRST106", "Invalid schema: \(schema)",
                 hint: "Only the following schemas are exposed: \(Self.schemas.joined(separator: ", "))")
         }
-        profile = schema
+        self.profile = schema
     }
 
     /// `Content-Type`, and `Content-Profile` when the request named the schema.
-    var headers: [(name: String, value: String)] {
+    package var headers: [(name: String, value: String)] {
         let type =
             media == .object ? "application/vnd.pgrst.object+json; charset=utf-8" : "application/json; charset=utf-8"
         return [("Content-Type", type)] + (profile.map { [("Content-Profile", $0)] } ?? [])
@@ -53,7 +53,7 @@ struct PostgrestNegotiation {
     /// Refuses a result of other than one row when one object was asked for; PostgREST checks the rows a read
     /// returns and the rows a write changed, and rolls the write back.
     /// - Throws: 406 PGRST116.
-    func check(rows count: Int) throws(MockError) {
+    package func check(rows count: Int) throws(PostgrestError) {
         guard media == .object, count != 1 else { return }
         throw PostgrestErrors.make(
             .init(rawValue: 406), code: "PGRST116", "Cannot coerce the result to a single JSON object",
@@ -61,13 +61,12 @@ struct PostgrestNegotiation {
     }
 
     /// The body from the rows written as a JSON array: the array, or its only object.
-    func body(_ array: [UInt8]) -> [UInt8] {
+    package func body(_ array: [UInt8]) -> [UInt8] {
         media == .object ? Array(array.dropFirst().dropLast()) : array
     }
 
-    /// An answer with the rows a write returns (``check(rows:)`` has passed).
-    func response(_ rows: [JSONValue], status: Int, headers: [(name: String, value: String)]) -> MockResponse {
-        let value = media == .object ? rows[0] : .array(rows)
-        return MockResponse(status: status, headers: self.headers + headers, body: value.serializedBytes())
+    /// The body of the rows a write returns (``check(rows:)`` has passed): the array, or its only object.
+    package func body(of rows: [JSONValue]) -> [UInt8] {
+        (media == .object ? rows[0] : .array(rows)).serializedBytes()
     }
 }

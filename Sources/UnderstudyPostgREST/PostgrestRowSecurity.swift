@@ -2,33 +2,40 @@ import UnderstudyCore
 
 /// Who runs a query, as row-level security sees it: Supabase's `anon`, `authenticated` (with the JWT
 /// `sub`) or `service_role` (which bypasses row-level security).
-struct PostgrestCaller: Sendable, Hashable {
-    enum Role: String, Sendable, Hashable {
+package struct PostgrestCaller: Sendable, Hashable {
+    package enum Role: String, Sendable, Hashable {
         case anonymous = "anon"
         case authenticated
         case serviceRole = "service_role"
     }
 
-    var role: Role
+    package var role: Role
     /// The user id (`auth.uid()`), lower-cased; `nil` for the anonymous and service roles.
-    var userID: String?
+    package var userID: String?
 
-    static let anonymous = PostgrestCaller(role: .anonymous, userID: nil)
-    static let serviceRole = PostgrestCaller(role: .serviceRole, userID: nil)
+    package init(role: Role, userID: String?) {
+        self.role = role
+        self.userID = userID
+    }
 
-    static func user(_ id: String) -> PostgrestCaller { PostgrestCaller(role: .authenticated, userID: id.lowercased()) }
+    package static let anonymous = PostgrestCaller(role: .anonymous, userID: nil)
+    package static let serviceRole = PostgrestCaller(role: .serviceRole, userID: nil)
+
+    package static func user(_ id: String) -> PostgrestCaller {
+        PostgrestCaller(role: .authenticated, userID: id.lowercased())
+    }
 }
 
 /// The row-level security policies of a catalog's tables (``RowPolicy``) as predicates.
 ///
 /// The same policies judge stored rows (by position, through column vectors) and new rows (by their
 /// values), so they are written once over a key and a way to read a column for it.
-enum PostgrestRowSecurity {
+package enum PostgrestRowSecurity {
     /// Whether `caller` may apply `operation` to a row of `table` (a row passes when one policy allows it).
     /// - Parameters:
     ///   - column: reads a column of the row a key designates.
     ///   - owner: for a column referencing another table, reads a column (the owner's) of the row it references.
-    static func predicate<Key>(
+    package static func predicate<Key>(
         _ table: PostgrestTableInfo, _ operation: RowPolicy.Operation, caller: PostgrestCaller,
         column: (String) -> (Key) -> PostgrestValue?,
         owner: (_ via: String, _ referenced: String, _ ownerColumn: String) -> (Key) -> String?

@@ -1,13 +1,13 @@
 import UnderstudyCore
 
 /// How an embed joins its parent.
-enum PostgrestRelation: Sendable, Hashable {
+package enum PostgrestRelation: Sendable, Hashable {
     /// `parent.column` references `target.id` (an object, or `null`).
     case toOne(column: String, target: String)
     /// `child.column` references `parent.id` (an array).
     case toMany(child: String, column: String)
 
-    var table: String {
+    package var table: String {
         switch self {
         case .toOne(_, let target): target
         case .toMany(let child, _): child
@@ -16,50 +16,50 @@ enum PostgrestRelation: Sendable, Hashable {
 }
 
 /// A `select` item resolved against its table.
-enum PostgrestOutput {
+package enum PostgrestOutput {
     case star
     case column(key: String, extractor: PostgrestExtractor, cast: String?)
 }
 
 /// An embed resolved against the foreign keys, with its own plan.
-struct PostgrestEmbedPlan {
-    let key: String
-    let spread: Bool
-    let inner: Bool
-    let relation: PostgrestRelation
-    let node: PostgrestNode
+package struct PostgrestEmbedPlan {
+    package let key: String
+    package let spread: Bool
+    package let inner: Bool
+    package let relation: PostgrestRelation
+    package let node: PostgrestNode
     /// For a to-one embed: the position of the referenced row, by parent position.
-    let targets: [Int?]
+    package let targets: [Int?]
     /// For a to-many embed: the parent's id by parent position, and the child positions by parent id.
-    let ids: [PostgrestValue?]
-    let groups: [String: [Int]]
+    package let ids: [PostgrestValue?]
+    package let groups: [String: [Int]]
 }
 
 /// One ordering key: the value of the row at a position.
-struct PostgrestSortKey {
-    let value: (Int) -> PostgrestValue?
-    let descending: Bool
-    let nullsFirst: Bool
+package struct PostgrestSortKey {
+    package let value: (Int) -> PostgrestValue?
+    package let descending: Bool
+    package let nullsFirst: Bool
 }
 
 /// The plan of one level of a read: what to select, which rows pass, in which order, how many.
-final class PostgrestNode {
-    let table: PostgrestTableInfo
-    var outputs: [PostgrestOutput] = []
-    var embeds: [PostgrestEmbedPlan] = []
+package final class PostgrestNode {
+    package let table: PostgrestTableInfo
+    package var outputs: [PostgrestOutput] = []
+    package var embeds: [PostgrestEmbedPlan] = []
     /// Row-level security for reads of the node's table.
-    var visible: (Int) -> Bool = { _ in false }
-    var predicate: PostgrestPredicate?
-    var order: [PostgrestSortKey] = []
-    var limit: Int?
-    var offset = 0
+    package var visible: (Int) -> Bool = { _ in false }
+    package var predicate: PostgrestPredicate?
+    package var order: [PostgrestSortKey] = []
+    package var limit: Int?
+    package var offset = 0
     /// The output keys in serialization order with what each writes (see ``PostgrestExecutor/write(_:positions:)``).
-    lazy var layout: [(key: String, bytes: [UInt8], slot: PostgrestSlot)] = PostgrestSlot.layout(of: self)
+    package lazy var layout: [(key: String, bytes: [UInt8], slot: PostgrestSlot)] = PostgrestSlot.layout(of: self)
 
-    init(table: PostgrestTableInfo) { self.table = table }
+    package init(table: PostgrestTableInfo) { self.table = table }
 
     /// The keys a shaped row has (for a spread embed whose row is missing).
-    var outputKeys: [String] {
+    package var outputKeys: [String] {
         var keys: [String] = []
         for output in outputs {
             switch output {
@@ -73,7 +73,7 @@ final class PostgrestNode {
 }
 
 /// What one key of an output object holds.
-enum PostgrestSlot {
+package enum PostgrestSlot {
     /// A stored column, as is.
     case stored(String)
     /// A JSON path or a cast.
@@ -84,7 +84,7 @@ enum PostgrestSlot {
 
     /// The slots of a node by key, as assigning them in select order would leave them, sorted by key as
     /// `JSONValue` serializes objects.
-    static func layout(of node: PostgrestNode) -> [(key: String, bytes: [UInt8], slot: PostgrestSlot)] {
+    package static func layout(of node: PostgrestNode) -> [(key: String, bytes: [UInt8], slot: PostgrestSlot)] {
         var slots: [String: PostgrestSlot] = [:]
         for output in node.outputs {
             switch output {
@@ -115,16 +115,16 @@ enum PostgrestSlot {
 /// Plans and runs reads over a snapshot of the tables for one caller: filters compiled once over column
 /// vectors, row-level security, embeds through the foreign keys (by id index for to-one, by a cached
 /// grouping for to-many), ordering on keys read once per row, and output written straight to bytes.
-final class PostgrestExecutor {
-    let catalog: PostgrestCatalog
-    let tables: [String: PostgrestTable]
-    let caller: PostgrestCaller
-    let cache: PostgrestColumnCache
+package final class PostgrestExecutor {
+    package let catalog: PostgrestCatalog
+    package let tables: [String: PostgrestTable]
+    package let caller: PostgrestCaller
+    package let cache: PostgrestColumnCache
     /// The statement's time budget, shared by every filter the executor compiles.
-    let timeout: PostgrestStatementTimeout
+    package let timeout: PostgrestStatementTimeout
     private var visibility: [String: (Int) -> Bool] = [:]
 
-    init(
+    package init(
         catalog: PostgrestCatalog, tables: [String: PostgrestTable], caller: PostgrestCaller,
         cache: PostgrestColumnCache
     ) {
@@ -136,13 +136,13 @@ final class PostgrestExecutor {
     }
 
     /// The values of a field for every row of `table`, by position.
-    func values(_ table: String, _ extractor: PostgrestExtractor) -> [PostgrestValue?] {
+    package func values(_ table: String, _ extractor: PostgrestExtractor) -> [PostgrestValue?] {
         guard let rows = tables[table] else { return [] }
         return cache.values(rows, name: table, extractor: extractor)
     }
 
     /// The values of a stored column for every row of `table`, by position.
-    func values(_ table: String, column: String) -> [PostgrestValue?] {
+    package func values(_ table: String, column: String) -> [PostgrestValue?] {
         guard let info = catalog.table(table),
             let extractor = try? PostgrestExtractor(PostgrestField(column: column), in: info)
         else { return [] }
@@ -150,13 +150,13 @@ final class PostgrestExecutor {
     }
 
     /// For every row of `table`, the position in `target` of the row its `column` references.
-    func references(_ table: String, column: String, target: String) -> [Int?] {
+    package func references(_ table: String, column: String, target: String) -> [Int?] {
         guard let rows = tables[table], let targetRows = tables[target] else { return [] }
         return cache.references(rows, name: table, column: column, target: targetRows, targetName: target)
     }
 
     /// Whether the caller may read the row at a position of `table` (its select policies), memoized.
-    func visible(_ table: String) -> (Int) -> Bool {
+    package func visible(_ table: String) -> (Int) -> Bool {
         if let cached = visibility[table] { return cached }
         let predicate = security(table, .select)
         visibility[table] = predicate
@@ -164,7 +164,7 @@ final class PostgrestExecutor {
     }
 
     /// Whether the caller may apply `operation` to the row at a position of `table`.
-    func security(_ table: String, _ operation: RowPolicy.Operation) -> (Int) -> Bool {
+    package func security(_ table: String, _ operation: RowPolicy.Operation) -> (Int) -> Bool {
         guard let info = catalog.table(table) else { return { _ in false } }
         return PostgrestRowSecurity.predicate(
             info, operation, caller: caller,
@@ -183,7 +183,7 @@ final class PostgrestExecutor {
     }
 
     /// Whether the caller may apply `operation` to a row that is not stored yet (an insert).
-    func security(_ table: String, _ operation: RowPolicy.Operation, row: PostgrestRow) -> Bool {
+    package func security(_ table: String, _ operation: RowPolicy.Operation, row: PostgrestRow) -> Bool {
         guard let info = catalog.table(table) else { return false }
         let predicate = PostgrestRowSecurity.predicate(
             info, operation, caller: caller,
@@ -205,7 +205,7 @@ final class PostgrestExecutor {
     /// The plan of a read of `table`.
     /// - Throws: 42703 for an unknown column, PGRST200 for an embed no foreign key supports, PGRST108 for
     ///   a parameter on an embed the select does not have, 22P02 / 42883 for a filter the types refuse.
-    func plan(_ query: PostgrestQuery, table: String) throws(MockError) -> PostgrestNode {
+    package func plan(_ query: PostgrestQuery, table: String) throws(PostgrestError) -> PostgrestNode {
         guard let info = catalog.table(table) else {
             throw PostgrestErrors.unknownTable(table)
         }
@@ -225,7 +225,7 @@ final class PostgrestExecutor {
     private func plan(
         _ items: [PostgrestSelectItem], info: PostgrestTableInfo, aliases: [PostgrestQuery.Path], query: PostgrestQuery,
         covered: inout Set<PostgrestQuery.Path>
-    ) throws(MockError) -> PostgrestNode {
+    ) throws(PostgrestError) -> PostgrestNode {
         let node = PostgrestNode(table: info)
         node.visible = visible(info.name)
         covered.formUnion(aliases)
@@ -289,7 +289,7 @@ final class PostgrestExecutor {
 
     /// The relation an embed names: a foreign-key column of the parent, or a table joined by a foreign
     /// key in either direction (narrowed by `!hint`s: a constraint or column name).
-    private func resolve(_ embed: PostgrestEmbed, from table: String) throws(MockError) -> PostgrestRelation {
+    private func resolve(_ embed: PostgrestEmbed, from table: String) throws(PostgrestError) -> PostgrestRelation {
         if let key = catalog.keys(from: table).first(where: { $0.column == embed.relation }) {
             return .toOne(column: key.column, target: key.referencedTable)
         }
@@ -307,7 +307,9 @@ final class PostgrestExecutor {
         return first.relation
     }
 
-    private func sortKeys(_ terms: [PostgrestOrderTerm], node: PostgrestNode) throws(MockError) -> [PostgrestSortKey] {
+    private func sortKeys(_ terms: [PostgrestOrderTerm], node: PostgrestNode) throws(PostgrestError)
+        -> [PostgrestSortKey]
+    {
         var keys: [PostgrestSortKey] = []
         for term in terms {
             let value: (Int) -> PostgrestValue?
@@ -351,7 +353,7 @@ final class PostgrestExecutor {
         "timestamp",
     ]
 
-    private static func checkCast(_ cast: String) throws(MockError) {
+    private static func checkCast(_ cast: String) throws(PostgrestError) {
         guard casts.contains(cast.lowercased()) else {
             throw PostgrestErrors.make(.badRequest, code: "42704", "type \"\(cast)\" does not exist")
         }
@@ -362,7 +364,7 @@ final class PostgrestExecutor {
     /// The positions of the rows the caller sees and the filters keep, in order: all of them, or only the first
     /// `ordered` (those a limit asks for), the others following in no order.
     /// - Throws: 57014 when the filters ran out of time.
-    func matches(_ node: PostgrestNode, ordered: Int? = nil) throws(MockError) -> [Int] {
+    package func matches(_ node: PostgrestNode, ordered: Int? = nil) throws(PostgrestError) -> [Int] {
         guard let table = tables[node.table.name] else { return [] }
         let visible = node.visible
         let predicate = node.predicate
@@ -407,7 +409,7 @@ final class PostgrestExecutor {
 
     /// `positions` ordered by `keys`, ties in table order; with `first`, only that many lead in order and the
     /// others follow in no order.
-    func sorted(_ positions: [Int], by keys: [PostgrestSortKey], first: Int? = nil) -> [Int] {
+    package func sorted(_ positions: [Int], by keys: [PostgrestSortKey], first: Int? = nil) -> [Int] {
         guard !keys.isEmpty, positions.count > 1 else { return positions }
         let width = keys.count
         // One flat array of keys, read once per row: the comparisons only index into it.
@@ -445,7 +447,7 @@ final class PostgrestExecutor {
     }
 
     /// The positions of the embedded rows of the parent row at `parent`: visible, filtered, ordered, limited.
-    func children(_ embed: PostgrestEmbedPlan, of parent: Int) -> [Int] {
+    package func children(_ embed: PostgrestEmbedPlan, of parent: Int) -> [Int] {
         let node = embed.node
         switch embed.relation {
         case .toOne:
@@ -465,7 +467,7 @@ final class PostgrestExecutor {
 
     /// The row at `position` as the select asks for it, with its embeds, as a JSON value.
     /// - Throws: 22P02 when a cast cannot convert a value.
-    func shape(_ node: PostgrestNode, _ position: Int) throws(MockError) -> [String: JSONValue] {
+    package func shape(_ node: PostgrestNode, _ position: Int) throws(PostgrestError) -> [String: JSONValue] {
         guard let row = tables[node.table.name]?.rows[position] else { return [:] }
         var object: [String: JSONValue] = [:]
         for (key, _, slot) in node.layout {
@@ -498,7 +500,7 @@ final class PostgrestExecutor {
     /// `JSONValue.array(positions.map { .object(shape(node, $0)) }).serializedBytes()`, without building the
     /// values (a hundred thousand rows of thirty columns would otherwise take seconds).
     /// - Throws: 22P02 when a cast cannot convert a value.
-    func write(_ node: PostgrestNode, positions: some Collection<Int>) throws(MockError) -> [UInt8] {
+    package func write(_ node: PostgrestNode, positions: some Collection<Int>) throws(PostgrestError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + positions.count * 256)
         bytes.append(UInt8(ascii: "["))
@@ -512,7 +514,7 @@ final class PostgrestExecutor {
         return bytes
     }
 
-    private func write(_ node: PostgrestNode, _ position: Int, into bytes: inout [UInt8]) throws(MockError) {
+    private func write(_ node: PostgrestNode, _ position: Int, into bytes: inout [UInt8]) throws(PostgrestError) {
         guard let row = tables[node.table.name]?.rows[position] else {
             bytes += Array("null".utf8)
             return
@@ -559,7 +561,8 @@ final class PostgrestExecutor {
     }
 
     /// The JSON a selected field yields: the JSON at a `->` path, the text at a `->>` path, then the cast.
-    private static func output(_ extractor: PostgrestExtractor, cast: String?, _ row: PostgrestRow) throws(MockError)
+    private static func output(_ extractor: PostgrestExtractor, cast: String?, _ row: PostgrestRow)
+        throws(PostgrestError)
         -> JSONValue
     {
         var value: JSONValue
@@ -579,7 +582,7 @@ final class PostgrestExecutor {
     }
 
     /// `value::type`.
-    private static func apply(_ cast: String, to value: JSONValue) throws(MockError) -> JSONValue {
+    private static func apply(_ cast: String, to value: JSONValue) throws(PostgrestError) -> JSONValue {
         if value == .null { return .null }
         switch cast.lowercased() {
         case "text", "varchar", "char":
@@ -626,18 +629,18 @@ final class PostgrestExecutor {
 }
 
 /// The `capacity` first of the indices offered, in a binary max-heap under `precedes` (its root is the last of them).
-struct PostgrestTopRows {
-    let capacity: Int
-    let precedes: (Int, Int) -> Bool
+package struct PostgrestTopRows {
+    package let capacity: Int
+    package let precedes: (Int, Int) -> Bool
     private var heap: [Int] = []
 
-    init(capacity: Int, precedes: @escaping (Int, Int) -> Bool) {
+    package init(capacity: Int, precedes: @escaping (Int, Int) -> Bool) {
         self.capacity = capacity
         self.precedes = precedes
         heap.reserveCapacity(capacity)
     }
 
-    mutating func offer(_ index: Int) {
+    package mutating func offer(_ index: Int) {
         guard capacity > 0 else { return }
         if heap.count < capacity {
             heap.append(index)
@@ -662,13 +665,13 @@ struct PostgrestTopRows {
     }
 
     /// The kept indices, in order.
-    func sorted() -> [Int] { heap.sorted(by: precedes) }
+    package func sorted() -> [Int] { heap.sorted(by: precedes) }
 }
 
 /// Writes JSON exactly as `JSONValue.serializedBytes()` does (compact, keys sorted, the same escapes),
 /// but into a byte buffer, byte by byte rather than scalar by scalar.
-enum PostgrestJSONWriter {
-    static func value(_ value: JSONValue, into bytes: inout [UInt8]) {
+package enum PostgrestJSONWriter {
+    package static func value(_ value: JSONValue, into bytes: inout [UInt8]) {
         switch value {
         case .null: bytes += [0x6E, 0x75, 0x6C, 0x6C]
         case .bool(let bool): bytes += bool ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65]
@@ -695,7 +698,7 @@ enum PostgrestJSONWriter {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    static func string(_ string: String, into bytes: inout [UInt8]) {
+    package static func string(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
         if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

@@ -1,33 +1,33 @@
 import UnderstudyCore
 
 /// A column with an optional JSON path: `metadata->card->>brand`.
-struct PostgrestField: Sendable, Hashable, CustomStringConvertible {
+package struct PostgrestField: Sendable, Hashable, CustomStringConvertible {
     /// One `->key` (JSON) or `->>key` (text) step.
-    struct Step: Sendable, Hashable {
-        var key: String
-        var asText: Bool
+    package struct Step: Sendable, Hashable {
+        package var key: String
+        package var asText: Bool
     }
 
-    var column: String
-    var path: [Step] = []
+    package var column: String
+    package var path: [Step] = []
 
     /// The name PostgREST gives the output key: the last path key, or the column.
-    var outputName: String { path.last?.key ?? column }
+    package var outputName: String { path.last?.key ?? column }
 
-    var description: String {
+    package var description: String {
         column + path.map { ($0.asText ? "->>" : "->") + $0.key }.joined()
     }
 }
 
 /// The horizontal filter operators of PostgREST.
-enum PostgrestOperator: String, Sendable, Hashable, CaseIterable {
+package enum PostgrestOperator: String, Sendable, Hashable, CaseIterable {
     case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch
     case `in`, `is`, isdistinct
     case fts, plfts, phfts, wfts
     case cs, cd, ov, sl, sr, nxr, nxl, adj
 
     /// The SQL operator, as PostgreSQL names it in errors.
-    var symbol: String {
+    package var symbol: String {
         switch self {
         case .eq: "="
         case .neq: "<>"
@@ -55,7 +55,7 @@ enum PostgrestOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Operators that take `(any)` / `(all)` with a `{a,b}` list.
-    var allowsQuantifier: Bool {
+    package var allowsQuantifier: Bool {
         switch self {
         case .eq, .gt, .gte, .lt, .lte, .like, .ilike, .match, .imatch: true
         default: false
@@ -64,67 +64,67 @@ enum PostgrestOperator: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A single horizontal filter: `status=not.in.(a,b)`.
-struct PostgrestFilter: Sendable, Hashable {
-    enum Quantifier: String, Sendable, Hashable { case any, all }
+package struct PostgrestFilter: Sendable, Hashable {
+    package enum Quantifier: String, Sendable, Hashable { case any, all }
 
-    enum Operand: Sendable, Hashable {
+    package enum Operand: Sendable, Hashable {
         case value(String)
         case list([String])
     }
 
-    var field: PostgrestField
-    var negated: Bool
-    var op: PostgrestOperator
-    var quantifier: Quantifier?
+    package var field: PostgrestField
+    package var negated: Bool
+    package var op: PostgrestOperator
+    package var quantifier: Quantifier?
     /// The text search configuration of `fts(english)`.
-    var language: String?
-    var operand: Operand
+    package var language: String?
+    package var operand: Operand
 }
 
 /// A filter tree: single filters combined by `and=(...)` / `or=(...)`, possibly negated.
-indirect enum PostgrestCondition: Sendable, Hashable {
+package indirect enum PostgrestCondition: Sendable, Hashable {
     case filter(PostgrestFilter)
     case group(isOr: Bool, negated: Bool, [PostgrestCondition])
 }
 
 /// One item of `select=`.
-indirect enum PostgrestSelectItem: Sendable, Hashable {
+package indirect enum PostgrestSelectItem: Sendable, Hashable {
     case star
     case column(alias: String?, field: PostgrestField, cast: String?)
     case embed(PostgrestEmbed)
 }
 
 /// `alias:relation!hint!inner(items)` or `...relation(items)`.
-struct PostgrestEmbed: Sendable, Hashable {
-    var alias: String?
-    var relation: String
+package struct PostgrestEmbed: Sendable, Hashable {
+    package var alias: String?
+    package var relation: String
     /// Foreign-key or column hints (`!property_id`, `!favorites_property_id_fkey`).
-    var hints: [String]
-    var inner: Bool
-    var spread: Bool
-    var items: [PostgrestSelectItem]
+    package var hints: [String]
+    package var inner: Bool
+    package var spread: Bool
+    package var items: [PostgrestSelectItem]
 
     /// The key of the embed in the output, and of its `name.order` / `name.col` parameters.
-    var name: String { alias ?? relation }
+    package var name: String { alias ?? relation }
 }
 
 /// One term of `order=`: a column (or a to-one embed's column), its direction and null placement.
-struct PostgrestOrderTerm: Sendable, Hashable {
+package struct PostgrestOrderTerm: Sendable, Hashable {
     /// `properties` in `order=properties(title).desc`.
-    var embed: String?
-    var field: PostgrestField
-    var descending: Bool
+    package var embed: String?
+    package var field: PostgrestField
+    package var descending: Bool
     /// `nil` for PostgreSQL's default (nulls last ascending, first descending).
-    var nullsFirst: Bool?
+    package var nullsFirst: Bool?
 
-    var placesNullsFirst: Bool { nullsFirst ?? descending }
+    package var placesNullsFirst: Bool { nullsFirst ?? descending }
 }
 
 /// Parses PostgREST's query grammar: filters, logic trees, `select` and `order`.
 ///
 /// Top-level filter values are taken literally (`eq.a,b` compares with `a,b`); inside logic trees and
 /// lists, values holding `,` `.` `:` `(` `)` must be quoted with `"`, where `\"` and `\\` escape.
-struct PostgrestParser {
+package struct PostgrestParser {
     private let bytes: [UInt8]
     private let text: String
     private let what: String
@@ -134,7 +134,7 @@ struct PostgrestParser {
 
     /// The deepest nesting of `or`/`and` groups or of `select` embeds: far beyond any real query, and low
     /// enough that neither the parser's recursion nor the evaluation of the tree can exhaust the stack.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private init(_ text: String, what: String) {
         self.text = text
@@ -145,7 +145,7 @@ struct PostgrestParser {
     // MARK: Entry points
 
     /// `column=op.value` (the key may carry a JSON path).
-    static func filter(key: String, value: String) throws(MockError) -> PostgrestCondition {
+    package static func filter(key: String, value: String) throws(PostgrestError) -> PostgrestCondition {
         var keyParser = PostgrestParser(key, what: "filter")
         let field = try keyParser.field()
         try keyParser.expectEnd()
@@ -156,7 +156,7 @@ struct PostgrestParser {
     }
 
     /// `or=(a.eq.1,b.gt.2)`, `and=(...)`, `not.or=(...)`, `not.and=(...)`.
-    static func logic(key: String, value: String) throws(MockError) -> PostgrestCondition {
+    package static func logic(key: String, value: String) throws(PostgrestError) -> PostgrestCondition {
         let negated = key.hasPrefix("not.")
         let isOr = key.hasSuffix("or")
         var parser = PostgrestParser(value, what: "logic tree")
@@ -166,7 +166,7 @@ struct PostgrestParser {
     }
 
     /// `*,property:properties(id,title)`.
-    static func select(_ value: String) throws(MockError) -> [PostgrestSelectItem] {
+    package static func select(_ value: String) throws(PostgrestError) -> [PostgrestSelectItem] {
         var parser = PostgrestParser(value, what: "select parameter")
         parser.skipSpaces()
         if parser.atEnd { return [] }
@@ -176,7 +176,7 @@ struct PostgrestParser {
     }
 
     /// `created_at.desc.nullslast,title`.
-    static func order(_ value: String) throws(MockError) -> [PostgrestOrderTerm] {
+    package static func order(_ value: String) throws(PostgrestError) -> [PostgrestOrderTerm] {
         var parser = PostgrestParser(value, what: "order")
         var terms: [PostgrestOrderTerm] = []
         repeat {
@@ -188,7 +188,7 @@ struct PostgrestParser {
 
     // MARK: Filters
 
-    private mutating func operation(field: PostgrestField, inLogic: Bool) throws(MockError) -> PostgrestFilter {
+    private mutating func operation(field: PostgrestField, inLogic: Bool) throws(PostgrestError) -> PostgrestFilter {
         var negated = false
         if take("not.") { negated = true }
         let start = index
@@ -234,7 +234,7 @@ struct PostgrestParser {
     }
 
     /// The items of `(a,"b,c")` or `{a,b}`, after the opening bracket.
-    private mutating func listItems(closing: UInt8) throws(MockError) -> [String] {
+    private mutating func listItems(closing: UInt8) throws(PostgrestError) -> [String] {
         var items: [String] = []
         if take(closing) { return items }
         while true {
@@ -252,7 +252,7 @@ struct PostgrestParser {
     }
 
     /// A value inside a logic tree: quoted, a `{...}` array literal, or everything up to `,` or `)`.
-    private mutating func logicValue() throws(MockError) -> String {
+    private mutating func logicValue() throws(PostgrestError) -> String {
         if peek == UInt8(ascii: "\"") { return try quoted() }
         let start = index
         if peek == UInt8(ascii: "{") {
@@ -265,7 +265,7 @@ struct PostgrestParser {
     }
 
     /// The terms of a logic tree, from its opening parenthesis to its closing one.
-    private mutating func logicTerms() throws(MockError) -> [PostgrestCondition] {
+    private mutating func logicTerms() throws(PostgrestError) -> [PostgrestCondition] {
         guard take("(") else { throw failure("\"(\"") }
         try enter()
         defer { depth -= 1 }
@@ -277,7 +277,7 @@ struct PostgrestParser {
         return terms
     }
 
-    private mutating func logicTerm() throws(MockError) -> PostgrestCondition {
+    private mutating func logicTerm() throws(PostgrestError) -> PostgrestCondition {
         let start = index
         let negated = take("not.")
         for (keyword, isOr) in [("and(", false), ("or(", true)] where lookingAt(keyword) {
@@ -293,7 +293,7 @@ struct PostgrestParser {
     // MARK: Fields
 
     /// `name`, `"quoted name"`, with `->key` / `->>key` steps.
-    private mutating func field() throws(MockError) -> PostgrestField {
+    private mutating func field() throws(PostgrestError) -> PostgrestField {
         var field = PostgrestField(column: try name())
         while lookingAt("->") {
             index += 2
@@ -304,7 +304,7 @@ struct PostgrestParser {
     }
 
     /// An identifier: quoted, or a run of characters that are not reserved.
-    private mutating func name(allowingDash: Bool = false) throws(MockError) -> String {
+    private mutating func name(allowingDash: Bool = false) throws(PostgrestError) -> String {
         if peek == UInt8(ascii: "\"") { return try quoted() }
         let start = index
         while let byte = peek, !Self.reserved.contains(byte) {
@@ -322,7 +322,7 @@ struct PostgrestParser {
 
     // MARK: Select
 
-    private mutating func selectItems() throws(MockError) -> [PostgrestSelectItem] {
+    private mutating func selectItems() throws(PostgrestError) -> [PostgrestSelectItem] {
         var items: [PostgrestSelectItem] = []
         repeat {
             skipSpaces()
@@ -332,7 +332,7 @@ struct PostgrestParser {
         return items
     }
 
-    private mutating func selectItem() throws(MockError) -> PostgrestSelectItem {
+    private mutating func selectItem() throws(PostgrestError) -> PostgrestSelectItem {
         if take("*") { return .star }
         if take("...") { return .embed(try embed(alias: nil, relation: try name(), spread: true)) }
         let first = try name()
@@ -357,7 +357,8 @@ struct PostgrestParser {
         return .column(alias: alias, field: field, cast: cast)
     }
 
-    private mutating func embed(alias: String?, relation: String, spread: Bool) throws(MockError) -> PostgrestEmbed {
+    private mutating func embed(alias: String?, relation: String, spread: Bool) throws(PostgrestError) -> PostgrestEmbed
+    {
         var hints: [String] = []
         var inner = false
         while take("!") {
@@ -383,7 +384,7 @@ struct PostgrestParser {
 
     // MARK: Order
 
-    private mutating func orderTerm() throws(MockError) -> PostgrestOrderTerm {
+    private mutating func orderTerm() throws(PostgrestError) -> PostgrestOrderTerm {
         skipSpaces()
         let first = try name()
         var embed: String?
@@ -467,7 +468,7 @@ struct PostgrestParser {
     }
 
     /// `"..."` with `\"` and `\\` escapes.
-    private mutating func quoted() throws(MockError) -> String {
+    private mutating func quoted() throws(PostgrestError) -> String {
         let start = index
         index += 1
         var value: [UInt8] = []
@@ -492,12 +493,12 @@ struct PostgrestParser {
         String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    private func expectEnd() throws(MockError) {
+    private func expectEnd() throws(PostgrestError) {
         guard atEnd else { throw failure("end of input") }
     }
 
     /// One level deeper, or PGRST100 past ``maximumDepth``.
-    private mutating func enter() throws(MockError) {
+    private mutating func enter() throws(PostgrestError) {
         depth += 1
         guard depth <= Self.maximumDepth else {
             depth -= 1
@@ -506,7 +507,7 @@ struct PostgrestParser {
     }
 
     /// PGRST100 naming what was found where, as Parsec does for PostgREST.
-    private func failure(_ expected: String, unexpected: String? = nil) -> MockError {
+    private func failure(_ expected: String, unexpected: String? = nil) -> PostgrestError {
         let found: String
         if let unexpected {
             found = unexpected

@@ -1,11 +1,11 @@
 import UnderstudyCore
 
 /// The SQL type of a column, as far as filters, casts and ordering care.
-enum PostgrestType: Sendable, Hashable {
+package enum PostgrestType: Sendable, Hashable {
     case uuid, text, integer, numeric, double, boolean, timestamp, date, jsonb, textArray
 
     /// The PostgreSQL name, as error messages write it.
-    var sqlName: String {
+    package var sqlName: String {
         switch self {
         case .uuid: "uuid"
         case .text: "text"
@@ -22,17 +22,17 @@ enum PostgrestType: Sendable, Hashable {
 }
 
 /// One column of a table.
-struct PostgrestColumn: Sendable, Hashable {
-    let name: String
-    let type: PostgrestType
-    let nullable: Bool
+package struct PostgrestColumn: Sendable, Hashable {
+    package let name: String
+    package let type: PostgrestType
+    package let nullable: Bool
     /// The values a text column accepts (its model's enumeration), `nil` for any.
-    var values: [String]? = nil
+    package var values: [String]? = nil
     /// The bounds of a number column's `CHECK` (its model's minimum and maximum), `nil` for none.
-    var bounds: NumberConstraints? = nil
+    package var bounds: NumberConstraints? = nil
 
     /// Whether a value meets the column's bounds; `NULL` does, as in SQL.
-    func allows(_ value: Double?) -> Bool {
+    package func allows(_ value: Double?) -> Bool {
         guard let value, let bounds else { return true }
         if let minimum = bounds.minimum, value < minimum { return false }
         if let minimum = bounds.exclusiveMinimum, value <= minimum { return false }
@@ -42,25 +42,25 @@ struct PostgrestColumn: Sendable, Hashable {
 }
 
 /// A many-to-one foreign key: `table.column` references `referencedTable.id`.
-struct PostgrestForeignKey: Sendable, Hashable {
-    let table: String
-    let column: String
-    let referencedTable: String
+package struct PostgrestForeignKey: Sendable, Hashable {
+    package let table: String
+    package let column: String
+    package let referencedTable: String
 
     /// PostgreSQL's default constraint name, which PostgREST accepts as an embedding hint.
-    var name: String { "\(table)_\(column)_fkey" }
+    package var name: String { "\(table)_\(column)_fkey" }
 }
 
 /// What the engine knows about one table: its columns (from the spec's row model) and its declaration.
-struct PostgrestTableInfo: Sendable {
-    let name: String
-    let columns: [PostgrestColumn]
-    let columnsByName: [String: PostgrestColumn]
-    let facts: DatabaseTable
+package struct PostgrestTableInfo: Sendable {
+    package let name: String
+    package let columns: [PostgrestColumn]
+    package let columnsByName: [String: PostgrestColumn]
+    package let facts: DatabaseTable
     /// Every column with its default as the column stores it (`0` in `numeric(10,2)` is `0.00`), or `null`.
-    private(set) var defaults: PostgrestRow = [:]
+    package private(set) var defaults: PostgrestRow = [:]
 
-    init(name: String, columns: [PostgrestColumn], facts: DatabaseTable) {
+    package init(name: String, columns: [PostgrestColumn], facts: DatabaseTable) {
         self.name = name
         self.columns = columns
         columnsByName = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -74,10 +74,10 @@ struct PostgrestTableInfo: Sendable {
         }
     }
 
-    func column(_ name: String) -> PostgrestColumn? { columnsByName[name] }
+    package func column(_ name: String) -> PostgrestColumn? { columnsByName[name] }
 
     /// The policies that cover an operation.
-    func policies(for operation: RowPolicy.Operation) -> [RowPolicy] {
+    package func policies(for operation: RowPolicy.Operation) -> [RowPolicy] {
         facts.policies.filter { $0.operations.contains(operation) }
     }
 }
@@ -87,11 +87,11 @@ struct PostgrestTableInfo: Sendable {
 ///
 /// Columns come from the row models of the spec (one source of truth): the model of each table's reads,
 /// without the embeds a query adds (`Application.property`).
-struct PostgrestCatalog: Sendable {
-    let tables: [String: PostgrestTableInfo]
-    let foreignKeys: [PostgrestForeignKey]
+package struct PostgrestCatalog: Sendable {
+    package let tables: [String: PostgrestTableInfo]
+    package let foreignKeys: [PostgrestForeignKey]
 
-    init(spec: APISpec) {
+    package init(spec: APISpec) {
         var tables: [String: PostgrestTableInfo] = [:]
         for table in spec.database {
             guard case .object(let object) = spec.definitions[table.model]?.resolvingReferences(in: spec.definitions)
@@ -115,20 +115,22 @@ struct PostgrestCatalog: Sendable {
         }
     }
 
-    func table(_ name: String) -> PostgrestTableInfo? { tables[name] }
+    package func table(_ name: String) -> PostgrestTableInfo? { tables[name] }
 
     /// The many-to-one keys from `table`.
-    func keys(from table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.table == table } }
+    package func keys(from table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.table == table } }
 
     /// The many-to-one keys pointing at `table`.
-    func keys(to table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.referencedTable == table } }
+    package func keys(to table: String) -> [PostgrestForeignKey] { foreignKeys.filter { $0.referencedTable == table } }
 
     /// A number column's bounds, from its model (integers as numbers).
     private static func bounds(of schema: Schema) -> NumberConstraints? {
         switch schema.nonNull {
         case .integer(let constraints) where constraints.minimum != nil || constraints.maximum != nil:
-            NumberConstraints(minimum: constraints.minimum.map(Double.init), maximum: constraints.maximum.map(Double.init))
-        case .number(let constraints), .decimal(let constraints)
+            NumberConstraints(
+                minimum: constraints.minimum.map(Double.init), maximum: constraints.maximum.map(Double.init))
+        case .number(let constraints),
+            .decimal(let constraints)
         where constraints.minimum != nil || constraints.maximum != nil || constraints.exclusiveMinimum != nil:
             constraints
         default: nil

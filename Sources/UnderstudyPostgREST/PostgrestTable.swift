@@ -7,10 +7,10 @@ import UnderstudyCore
 /// current write changed, so ``StateStore`` persists only those rows and undoes a write that throws. Every
 /// change gives the table a new ``generation``, unique in the process, which keys the column vectors computed
 /// from its rows.
-struct PostgrestTable: Codable, Sendable {
-    private(set) var rows: [PostgrestRow]
-    private(set) var positions: [String: Int]
-    private(set) var generation: UInt64
+package struct PostgrestTable: Codable, Sendable {
+    package private(set) var rows: [PostgrestRow]
+    package private(set) var positions: [String: Int]
+    package private(set) var generation: UInt64
     /// The order of each row in the state file, by position.
     private var ordinals: [Int64]
     private var nextOrdinal: Int64
@@ -38,7 +38,7 @@ struct PostgrestTable: Codable, Sendable {
         }
     }
 
-    init(rows: [PostgrestRow] = []) {
+    package init(rows: [PostgrestRow] = []) {
         self.init(rows: rows, ordinals: rows.indices.map(Int64.init))
     }
 
@@ -51,33 +51,33 @@ struct PostgrestTable: Codable, Sendable {
         reindex()
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init(rows: try decoder.singleValueContainer().decode([PostgrestRow].self))
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rows)
     }
 
     /// The row whose `id` is `id`.
-    func row(id: String) -> PostgrestRow? { positions[id].map { rows[$0] } }
+    package func row(id: String) -> PostgrestRow? { positions[id].map { rows[$0] } }
 
     /// The position of the row whose `id` is `id`.
-    func position(id: String) -> Int? { positions[id] }
+    package func position(id: String) -> Int? { positions[id] }
 
     /// Indexes the table's unique keys, so inserts find a duplicate without a scan.
-    mutating func indexUniqueKeys(_ keys: [[String]]) {
+    package mutating func indexUniqueKeys(_ keys: [[String]]) {
         uniqueKeys = keys
         reindex()
     }
 
     /// The position of the row whose `key` columns hold `values`.
-    func position(unique key: [String], values: [JSONValue]) -> Int? {
+    package func position(unique key: [String], values: [JSONValue]) -> Int? {
         uniques[Self.uniqueValue(key, values)]
     }
 
-    mutating func append(_ row: PostgrestRow) {
+    package mutating func append(_ row: PostgrestRow) {
         begin()
         index(row, at: rows.count)
         rows.append(row)
@@ -87,7 +87,7 @@ struct PostgrestTable: Codable, Sendable {
         generation = Self.nextGeneration()
     }
 
-    mutating func replace(at position: Int, with row: PostgrestRow) {
+    package mutating func replace(at position: Int, with row: PostgrestRow) {
         begin()
         if case .incremental(let count, var replaced) = journal, position < count, replaced[position] == nil {
             replaced[position] = rows[position]
@@ -102,7 +102,7 @@ struct PostgrestTable: Codable, Sendable {
     }
 
     /// Removes the rows at `positions` (kept in order) and rebuilds the indexes.
-    mutating func remove(at removed: Set<Int>) {
+    package mutating func remove(at removed: Set<Int>) {
         guard !removed.isEmpty else { return }
         begin()
         if case .incremental = journal {
@@ -159,19 +159,20 @@ struct PostgrestTable: Codable, Sendable {
     }
 }
 
-extension PostgrestTable: StatePart {
-    var hasChanges: Bool { !touched.isEmpty }
+/// The journal of a write, as ``StateStore`` keeps it (the table is a state part of the mock's store).
+extension PostgrestTable {
+    package var hasChanges: Bool { !touched.isEmpty }
 
-    func changes() -> [(key: String, ordinal: Int64, row: PostgrestRow?)] {
+    package func changes() -> [(key: String, ordinal: Int64, row: PostgrestRow?)] {
         touched.map { id in (id, positions[id].map { ordinals[$0] } ?? 0, row(id: id)) }
     }
 
-    mutating func commit() {
+    package mutating func commit() {
         journal = .none
         touched.removeAll(keepingCapacity: true)
     }
 
-    mutating func rollback() {
+    package mutating func rollback() {
         switch journal {
         case .none: break
         case .incremental(let count, let replaced):
@@ -192,11 +193,11 @@ extension PostgrestTable: StatePart {
         generation = Self.nextGeneration()
     }
 
-    func records() -> [(key: String, ordinal: Int64, row: PostgrestRow)] {
+    package func records() -> [(key: String, ordinal: Int64, row: PostgrestRow)] {
         rows.indices.map { (rows[$0]["id"]?.stringValue ?? "\(ordinals[$0])", ordinals[$0], rows[$0]) }
     }
 
-    mutating func merge(key: String, ordinal: Int64, row: PostgrestRow?) {
+    package mutating func merge(key: String, ordinal: Int64, row: PostgrestRow?) {
         if let position = positions[key] {
             if let row { replace(at: position, with: row) } else { remove(at: [position]) }
         } else if let row {
@@ -206,7 +207,7 @@ extension PostgrestTable: StatePart {
         }
     }
 
-    mutating func load(_ records: [(key: String, ordinal: Int64, row: PostgrestRow)]) {
+    package mutating func load(_ records: [(key: String, ordinal: Int64, row: PostgrestRow)]) {
         let keys = uniqueKeys
         self = PostgrestTable(rows: records.map(\.row), ordinals: records.map(\.ordinal))
         indexUniqueKeys(keys)

@@ -3,26 +3,26 @@ import UnderstudyCore
 /// The query string of a PostgREST request, parsed: `select`, filters and logic trees, `order`,
 /// `limit` and `offset`, at the top level and for each embed (`properties.status=eq.published`,
 /// `applications.order=created_at.desc`).
-struct PostgrestQuery {
+package struct PostgrestQuery {
     /// The embed path of a parameter: `[]` for the top level, `["properties"]` for `properties.limit`.
-    typealias Path = [String]
+    package typealias Path = [String]
 
-    var select: [PostgrestSelectItem] = [.star]
-    var conditions: [Path: [PostgrestCondition]] = [:]
-    var orders: [Path: [PostgrestOrderTerm]] = [:]
-    var limits: [Path: Int] = [:]
-    var offsets: [Path: Int] = [:]
+    package var select: [PostgrestSelectItem] = [.star]
+    package var conditions: [Path: [PostgrestCondition]] = [:]
+    package var orders: [Path: [PostgrestOrderTerm]] = [:]
+    package var limits: [Path: Int] = [:]
+    package var offsets: [Path: Int] = [:]
     /// `columns=a,b`: the body keys an insert takes.
-    var columns: [String]?
+    package var columns: [String]?
     /// `on_conflict=a,b`: the unique key an upsert resolves on.
-    var onConflict: [String]?
+    package var onConflict: [String]?
 
     /// Parameters that are neither filters nor shaping.
     private static let ignored: Set<String> = ["apikey"]
 
     /// Parses every parameter.
     /// - Throws: PGRST100 for a parameter PostgREST cannot parse.
-    init(_ query: QueryItems) throws(MockError) {
+    package init(_ query: QueryItems) throws(PostgrestError) {
         for (name, value) in query.items where !Self.ignored.contains(name) {
             switch name {
             case "select": select = try PostgrestParser.select(value)
@@ -60,7 +60,7 @@ struct PostgrestQuery {
         }.filter { !$0.isEmpty }
     }
 
-    private static func count(_ name: String, _ value: String) throws(MockError) -> Int {
+    private static func count(_ name: String, _ value: String) throws(PostgrestError) -> Int {
         guard let count = Int(value), count >= 0 else {
             throw PostgrestErrors.make(
                 .badRequest, code: "PGRST100", "\"failed to parse \(name) (\(value))\" (line 1, column 1)",
@@ -70,7 +70,7 @@ struct PostgrestQuery {
     }
 
     /// Every embed path the parameters name, to check that each is embedded by `select`.
-    var paths: Set<Path> {
+    package var paths: Set<Path> {
         Set(conditions.keys).union(orders.keys).union(limits.keys).union(offsets.keys).subtracting([[]])
     }
 }

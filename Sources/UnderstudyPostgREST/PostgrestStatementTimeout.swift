@@ -6,30 +6,30 @@ import UnderstudyCore
 /// Regular-expression filters check it while they backtrack and row scans check it between rows; a
 /// statement that runs past it, or whose request is cancelled, ends with 57014 as PostgreSQL ends it, which
 /// PostgREST answers with 500.
-final class PostgrestStatementTimeout {
+package final class PostgrestStatementTimeout {
     private let deadline: ContinuousClock.Instant
     /// Sticky: once the statement is over time, every later check says so without reading the clock.
-    private(set) var expired = false
+    package private(set) var expired = false
 
-    init(seconds: Int) {
+    package init(seconds: Int) {
         deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
     }
 
-    convenience init(role: PostgrestCaller.Role) {
+    package convenience init(role: PostgrestCaller.Role) {
         self.init(seconds: role == .anonymous ? 3 : 8)
     }
 
     /// Whether the statement must stop now: past its deadline, or its request cancelled.
-    func check() -> Bool {
+    package func check() -> Bool {
         if !expired && (Task.isCancelled || ContinuousClock.now >= deadline) { expired = true }
         return expired
     }
 
     /// - Throws: 57014 when the statement ran out of time.
-    func ensureInTime() throws(MockError) {
+    package func ensureInTime() throws(PostgrestError) {
         if expired { throw Self.error }
     }
 
-    static let error = PostgrestErrors.make(
+    package static let error = PostgrestErrors.make(
         .internalServerError, code: "57014", "canceling statement due to statement timeout")
 }

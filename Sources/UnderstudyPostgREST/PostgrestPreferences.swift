@@ -1,24 +1,26 @@
 import UnderstudyCore
 
 /// The `Prefer` header (RFC 7240) as PostgREST reads it.
-struct PostgrestPreferences {
-    enum Return: String { case minimal, headersOnly = "headers-only", representation }
-    enum Count: String { case exact, planned, estimated }
-    enum Resolution: String { case mergeDuplicates = "merge-duplicates", ignoreDuplicates = "ignore-duplicates" }
+package struct PostgrestPreferences {
+    package enum Return: String { case minimal, headersOnly = "headers-only", representation }
+    package enum Count: String { case exact, planned, estimated }
+    package enum Resolution: String {
+        case mergeDuplicates = "merge-duplicates", ignoreDuplicates = "ignore-duplicates"
+    }
 
-    var returning: Return?
-    var count: Count?
-    var resolution: Resolution?
-    var strict = false
-    var maxAffected: Int?
+    package var returning: Return?
+    package var count: Count?
+    package var resolution: Resolution?
+    package var strict = false
+    package var maxAffected: Int?
     /// `missing=default`: a key an object of the body lacks takes the column's default rather than NULL.
-    var missingDefault = false
+    package var missingDefault = false
     /// The preferences honoured, for `Preference-Applied`.
-    private(set) var applied: [String] = []
+    package private(set) var applied: [String] = []
 
     /// Parses the header; unknown or invalid preferences are ignored unless `handling=strict`.
     /// - Throws: PGRST122 for invalid preferences under `handling=strict`.
-    init(_ header: String?) throws(MockError) {
+    package init(_ header: String?) throws(PostgrestError) {
         var invalid: [String] = []
         let parts = (header ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         for part in parts {
@@ -59,19 +61,19 @@ struct PostgrestPreferences {
     }
 
     /// `Preference-Applied`, when any preference was honoured.
-    var headers: [(name: String, value: String)] {
+    package var headers: [(name: String, value: String)] {
         applied.isEmpty ? [] : [("Preference-Applied", applied.joined(separator: ", "))]
     }
 }
 
 /// The rows a read asks for: the `Range` header intersected with `offset` / `limit`.
-struct PostgrestRange: Equatable {
-    var lower: Int
+package struct PostgrestRange: Equatable {
+    package var lower: Int
     /// Inclusive; `nil` for no upper bound.
-    var upper: Int?
+    package var upper: Int?
 
     /// - Throws: PGRST103 (416) for a `Range` whose lower bound is above its upper bound.
-    init(header: String?, unit: String?, offset: Int, limit: Int?) throws(MockError) {
+    package init(header: String?, unit: String?, offset: Int, limit: Int?) throws(PostgrestError) {
         lower = offset
         // Saturating: `offset` and `limit` may each be Int.max, and a range past every row is simply empty.
         upper = limit.map { offset.addingSaturated($0 - 1) }
@@ -100,7 +102,7 @@ struct PostgrestRange: Equatable {
     }
 
     /// The positions of `count` rows that fall in the range.
-    func slice(_ count: Int) -> Range<Int> {
+    package func slice(_ count: Int) -> Range<Int> {
         let start = min(lower, count)
         let end = upper.map { $0 >= count ? count : $0 + 1 } ?? count
         return start..<max(start, end)
@@ -109,7 +111,7 @@ struct PostgrestRange: Equatable {
 
 extension Int {
     /// `self + other`, or `Int.max` when the sum does not fit (`self` is never negative here).
-    func addingSaturated(_ other: Int) -> Int {
+    package func addingSaturated(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
     }

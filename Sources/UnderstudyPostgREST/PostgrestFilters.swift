@@ -3,20 +3,20 @@ import UnderstudyCore
 
 /// A compiled filter over the row at a position: `true`, `false`, or `nil` for SQL's unknown (a comparison
 /// with NULL).
-typealias PostgrestPredicate = (Int) -> Bool?
+package typealias PostgrestPredicate = (Int) -> Bool?
 
 /// Turns parsed filters into predicates over one table's rows, checking columns and operand types once,
 /// so evaluating a row never parses anything: values come from column vectors, by row position.
-struct PostgrestFilterCompiler {
-    let table: PostgrestTableInfo
+package struct PostgrestFilterCompiler {
+    package let table: PostgrestTableInfo
     /// Checked while regular expressions backtrack, whose cost can grow exponentially with the pattern.
-    let timeout: PostgrestStatementTimeout
+    package let timeout: PostgrestStatementTimeout
     /// The values of a field for every row of the table.
-    let values: (PostgrestExtractor) -> [PostgrestValue?]
+    package let values: (PostgrestExtractor) -> [PostgrestValue?]
     /// Whether a row's embed of this name is present, for `embed=is.null` / `embed=not.is.null` filters.
-    let embedPresence: (String) -> ((Int) -> Bool)?
+    package let embedPresence: (String) -> ((Int) -> Bool)?
 
-    func compile(_ condition: PostgrestCondition) throws(MockError) -> PostgrestPredicate {
+    package func compile(_ condition: PostgrestCondition) throws(PostgrestError) -> PostgrestPredicate {
         switch condition {
         case .filter(let filter):
             let predicate = try compile(filter)
@@ -32,7 +32,7 @@ struct PostgrestFilterCompiler {
     }
 
     /// SQL's three-valued AND.
-    static func and(_ predicates: [PostgrestPredicate]) -> PostgrestPredicate {
+    package static func and(_ predicates: [PostgrestPredicate]) -> PostgrestPredicate {
         if predicates.count == 1 { return predicates[0] }
         return { position in
             var unknown = false
@@ -48,7 +48,7 @@ struct PostgrestFilterCompiler {
     }
 
     /// SQL's three-valued OR.
-    static func or(_ predicates: [PostgrestPredicate]) -> PostgrestPredicate {
+    package static func or(_ predicates: [PostgrestPredicate]) -> PostgrestPredicate {
         { position in
             var unknown = false
             for predicate in predicates {
@@ -62,7 +62,7 @@ struct PostgrestFilterCompiler {
         }
     }
 
-    private func compile(_ filter: PostgrestFilter) throws(MockError) -> PostgrestPredicate {
+    private func compile(_ filter: PostgrestFilter) throws(PostgrestError) -> PostgrestPredicate {
         guard table.column(filter.field.column) != nil else {
             if filter.field.path.isEmpty, filter.op == .is, case .value(let value) = filter.operand,
                 let present = embedPresence(filter.field.column)
@@ -233,21 +233,21 @@ struct PostgrestFilterCompiler {
         }
     }
 
-    private func single(_ filter: PostgrestFilter) throws(MockError) -> String {
+    private func single(_ filter: PostgrestFilter) throws(PostgrestError) -> String {
         switch filter.operand {
         case .value(let value): return value
         case .list(let items): return "{" + items.joined(separator: ",") + "}"
         }
     }
 
-    private func texts(_ filter: PostgrestFilter) throws(MockError) -> [String] {
+    private func texts(_ filter: PostgrestFilter) throws(PostgrestError) -> [String] {
         switch filter.operand {
         case .value(let value): return [value]
         case .list(let items): return items
         }
     }
 
-    private func literals(_ filter: PostgrestFilter, type: PostgrestType) throws(MockError) -> [PostgrestValue] {
+    private func literals(_ filter: PostgrestFilter, type: PostgrestType) throws(PostgrestError) -> [PostgrestValue] {
         var values: [PostgrestValue] = []
         for text in try texts(filter) { values.append(try PostgrestLiteral.value(text, type: type)) }
         return values
@@ -260,7 +260,7 @@ struct PostgrestFilterCompiler {
     }
 
     /// jsonb containment (`@>`): objects by member, arrays by element, scalars by equality.
-    static func contains(_ container: JSONValue, _ contained: JSONValue) -> Bool {
+    package static func contains(_ container: JSONValue, _ contained: JSONValue) -> Bool {
         switch (container, contained) {
         case (.object(let outer), .object(let inner)):
             return inner.allSatisfy { key, value in outer[key].map { contains($0, value) } ?? false }

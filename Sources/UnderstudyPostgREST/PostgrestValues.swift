@@ -2,17 +2,17 @@ import Foundation
 import UnderstudyCore
 
 /// A row as the mock stores it: every column of the table, `null` included.
-typealias PostgrestRow = [String: JSONValue]
+package typealias PostgrestRow = [String: JSONValue]
 
 /// A non-null value as SQL compares it: timestamps become seconds, uuids and dates stay text.
-enum PostgrestValue: Sendable, Hashable {
+package enum PostgrestValue: Sendable, Hashable {
     case bool(Bool)
     case number(Double)
     case text(String)
     case json(JSONValue)
 
     /// PostgreSQL's ordering within a type; values of different kinds (only met in JSON) by kind.
-    static func compare(_ lhs: PostgrestValue, _ rhs: PostgrestValue) -> Int {
+    package static func compare(_ lhs: PostgrestValue, _ rhs: PostgrestValue) -> Int {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return a < b ? -1 : a > b ? 1 : 0
         case (.text(let a), .text(let b)): return a < b ? -1 : a > b ? 1 : 0
@@ -58,7 +58,7 @@ enum PostgrestValue: Sendable, Hashable {
     }
 
     /// The text PostgreSQL prints for the value (`::text`, `->>`).
-    var text: String {
+    package var text: String {
         switch self {
         case .bool(let bool): bool ? "true" : "false"
         case .number(let number):
@@ -70,13 +70,13 @@ enum PostgrestValue: Sendable, Hashable {
 }
 
 /// How to read one field of a row as a ``PostgrestValue``.
-struct PostgrestExtractor: Sendable {
-    let field: PostgrestField
-    let columnType: PostgrestType
+package struct PostgrestExtractor: Sendable {
+    package let field: PostgrestField
+    package let columnType: PostgrestType
 
     /// An extractor for a column of `table`.
     /// - Throws: 42703 for an unknown column, 42883 for a JSON path on a column that is not `jsonb`.
-    init(_ field: PostgrestField, in table: PostgrestTableInfo) throws(MockError) {
+    package init(_ field: PostgrestField, in table: PostgrestTableInfo) throws(PostgrestError) {
         guard let column = table.column(field.column) else {
             throw PostgrestErrors.unknownColumn(table.name, field.column)
         }
@@ -88,13 +88,13 @@ struct PostgrestExtractor: Sendable {
     }
 
     /// The type of what the field yields: the column's, `text` after `->>`, `jsonb` after `->`.
-    var type: PostgrestType {
+    package var type: PostgrestType {
         guard let last = field.path.last else { return columnType }
         return last.asText ? .text : .jsonb
     }
 
     /// The raw JSON at the field (`nil` when the column is SQL NULL or the path leads nowhere).
-    func json(_ row: PostgrestRow) -> JSONValue? {
+    package func json(_ row: PostgrestRow) -> JSONValue? {
         guard var value = row[field.column], value != .null else { return nil }
         if field.path.isEmpty { return value }
         for step in field.path {
@@ -115,7 +115,7 @@ struct PostgrestExtractor: Sendable {
     }
 
     /// The value at the field, `nil` for SQL NULL.
-    func value(_ row: PostgrestRow) -> PostgrestValue? {
+    package func value(_ row: PostgrestRow) -> PostgrestValue? {
         guard let json = json(row) else { return nil }
         if let last = field.path.last {
             if last.asText {
@@ -133,7 +133,7 @@ struct PostgrestExtractor: Sendable {
     }
 
     /// A stored JSON value read as a column of `type`.
-    static func value(_ json: JSONValue, type: PostgrestType) -> PostgrestValue? {
+    package static func value(_ json: JSONValue, type: PostgrestType) -> PostgrestValue? {
         switch (json, type) {
         case (.null, _): return nil
         case (_, .jsonb), (_, .textArray): return .json(json)
@@ -148,9 +148,9 @@ struct PostgrestExtractor: Sendable {
 }
 
 /// Filter operands read as the type of the column they are compared with.
-enum PostgrestLiteral {
+package enum PostgrestLiteral {
     /// The value of `text` as a `type`, or 22P02 as PostgreSQL answers a bad literal.
-    static func value(_ text: String, type: PostgrestType) throws(MockError) -> PostgrestValue {
+    package static func value(_ text: String, type: PostgrestType) throws(PostgrestError) -> PostgrestValue {
         switch type {
         case .text:
             return .text(text)
@@ -186,7 +186,7 @@ enum PostgrestLiteral {
     }
 
     /// PostgreSQL's boolean input: `t`, `true`, `yes`, `on`, `1` and their opposites, without case.
-    static func boolean(_ text: String) -> Bool? {
+    package static func boolean(_ text: String) -> Bool? {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "t", "tr", "tru", "true", "y", "ye", "yes", "on", "1": true
         case "f", "fa", "fal", "fals", "false", "n", "no", "of", "off", "0": false
@@ -195,7 +195,7 @@ enum PostgrestLiteral {
     }
 
     /// The lower-case, hyphenated form of a uuid (PostgreSQL also accepts braces and no hyphens).
-    static func canonicalUUID(_ text: String) -> String? {
+    package static func canonicalUUID(_ text: String) -> String? {
         var hex = text.lowercased()
         if hex.hasPrefix("{") && hex.hasSuffix("}") { hex = String(hex.dropFirst().dropLast()) }
         hex.removeAll { $0 == "-" }
@@ -207,7 +207,7 @@ enum PostgrestLiteral {
     }
 
     /// The elements of a PostgreSQL array literal, `{a,"b c"}`.
-    static func arrayLiteral(_ text: String) -> [String]? {
+    package static func arrayLiteral(_ text: String) -> [String]? {
         let bytes = Array(text.utf8)
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
         var elements: [String] = []
@@ -248,9 +248,9 @@ enum PostgrestLiteral {
 
 /// Dates and timestamps read and written as PostgreSQL does, by hand: sorting 100 000 rows must not call a date
 /// formatter.
-enum PostgrestTime {
+package enum PostgrestTime {
     /// What reading a date or timestamp found.
-    enum Reading: Equatable {
+    package enum Reading: Equatable {
         /// Microseconds since 1970-01-01 UTC.
         case valid(Int64)
         /// Well formed, but a field is past its range (a 30 February): PostgreSQL's 22008.
@@ -260,14 +260,14 @@ enum PostgrestTime {
     }
 
     /// The instant of a timestamp in seconds since 1970, `nil` when it is not one.
-    static func seconds(_ text: String) -> Double? {
+    package static func seconds(_ text: String) -> Double? {
         guard case .valid(let microseconds) = read(text) else { return nil }
         return Double(microseconds) / 1_000_000
     }
 
     /// `YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][Z|±HH[:MM]]`, UTC when no offset is given (Supabase's `TimeZone`),
     /// fractions rounded to the microsecond as `timestamptz` stores them.
-    static func read(_ text: String) -> Reading {
+    package static func read(_ text: String) -> Reading {
         var text = text
         return text.withUTF8 { read($0) }
     }
@@ -351,7 +351,7 @@ enum PostgrestTime {
     /// A `timestamptz` as PostgreSQL's JSON output writes it under `TimeZone=UTC`: ISO 8601 with the seconds'
     /// fraction trimmed of trailing zeros (none when whole) and a `+00:00` offset
     /// (`2025-12-04T10:15:30.1234+00:00`).
-    static func timestamp(_ microseconds: Int64) -> String {
+    package static func timestamp(_ microseconds: Int64) -> String {
         let (days, remainder) = microseconds.quotientAndRemainder(dividingBy: 86_400_000_000)
         let (day, time) = remainder < 0 ? (days - 1, remainder + 86_400_000_000) : (days, remainder)
         let (seconds, fraction) = time.quotientAndRemainder(dividingBy: 1_000_000)
@@ -367,12 +367,12 @@ enum PostgrestTime {
     }
 
     /// A timestamp of the clock, as ``timestamp(_:)`` writes it.
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         timestamp(Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
     }
 
     /// The `YYYY-MM-DD` of a day counted from 1970-01-01.
-    static func date(_ days: Int) -> String {
+    package static func date(_ days: Int) -> String {
         let (year, month, day) = civil(days)
         let yearText = String(year)
         return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + twoDigits(month) + "-"
@@ -414,7 +414,7 @@ enum PostgrestTime {
 }
 
 /// A compiled `LIKE` pattern: `%` (or `*`) any run, `_` one character, `\` escapes.
-struct PostgrestLikePattern: Sendable {
+package struct PostgrestLikePattern: Sendable {
     private enum Token: Sendable, Hashable {
         case literal(Character)
         case one
@@ -424,7 +424,7 @@ struct PostgrestLikePattern: Sendable {
     private let tokens: [Token]
     private let caseInsensitive: Bool
 
-    init(_ pattern: String, caseInsensitive: Bool) {
+    package init(_ pattern: String, caseInsensitive: Bool) {
         self.caseInsensitive = caseInsensitive
         var tokens: [Token] = []
         var escaping = false
@@ -444,7 +444,7 @@ struct PostgrestLikePattern: Sendable {
         self.tokens = tokens
     }
 
-    func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         let characters = Array(caseInsensitive ? text.lowercased() : text)
         // Greedy matching with one backtrack point per `%`: linear in practice, never exponential.
         var textIndex = 0

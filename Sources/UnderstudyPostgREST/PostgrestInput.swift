@@ -8,12 +8,13 @@ import UnderstudyCore
 /// (`"12"` is an integer, `1.5` is not), and the value is stored, then rendered, as the type writes it (uuids
 /// lower-cased, `numeric(p,s)` rounded, timestamps as `2025-12-04T10:15:30.5+00:00`). Codes and messages are
 /// PostgreSQL 15's, checked by `PostgresDifferentialTests`.
-enum PostgrestInput {
+package enum PostgrestInput {
     /// A body value as its column stores it.
     /// - Throws: 22P02 for text the type cannot read (uuid, integer, boolean, numeric, array, enum), 22007 / 22008
     ///   for a date or timestamp that is malformed / out of range, 22003 for an integer out of range or a numeric
     ///   overflow.
-    static func stored(_ value: JSONValue, column: PostgrestColumn, in info: PostgrestTableInfo) throws(MockError)
+    package static func stored(_ value: JSONValue, column: PostgrestColumn, in info: PostgrestTableInfo)
+        throws(PostgrestError)
         -> JSONValue
     {
         if value == .null { return .null }
@@ -49,7 +50,9 @@ enum PostgrestInput {
                 throw PostgrestErrors.invalidInput(column.type, literal)
             }
             // numeric keeps the digits; float8 keeps the value, written in its shortest form (`0.40` is `0.4`).
-            if column.type == .double { return .number(JSONNumber(uncheckedLiteral: PostgrestValue.number(double).text)) }
+            if column.type == .double {
+                return .number(JSONNumber(uncheckedLiteral: PostgrestValue.number(double).text))
+            }
             if case .number = value { return value }
             return .number(JSONNumber(uncheckedLiteral: literal.trimmingSpaces))
         case .boolean:
@@ -81,7 +84,7 @@ enum PostgrestInput {
     /// A row's constraints once its values are stored, in PostgreSQL's order (`ExecConstraints`): NOT NULL by
     /// column (23502), then the CHECKs by constraint name (23514): a number's bounds, and the values a text column
     /// lists.
-    static func check(_ row: PostgrestRow, info: PostgrestTableInfo) throws(MockError) {
+    package static func check(_ row: PostgrestRow, info: PostgrestTableInfo) throws(PostgrestError) {
         if let missing = info.columns.first(where: { !$0.nullable && (row[$0.name] ?? .null) == .null }) {
             throw PostgrestErrors.make(
                 .badRequest, code: "23502",
@@ -104,7 +107,7 @@ enum PostgrestInput {
 
     /// The instant a date or timestamp text names, in microseconds since 1970.
     /// - Throws: 22007 for a malformed one, 22008 for one out of range, as PostgreSQL's date/time input.
-    static func instant(_ text: String, type: PostgrestType) throws(MockError) -> Int64 {
+    package static func instant(_ text: String, type: PostgrestType) throws(PostgrestError) -> Int64 {
         switch PostgrestTime.read(text.trimmingSpaces) {
         case .valid(let microseconds): return microseconds
         case .outOfRange:
@@ -117,7 +120,7 @@ enum PostgrestInput {
 
     /// An `integer` (int4) as PostgreSQL reads its text: digits with an optional sign, spaces around.
     /// - Throws: 22P02 for anything else (`1.5`, `1e3`, `true`), 22003 beyond 32 bits.
-    static func integer(_ text: String) throws(MockError) -> Int {
+    package static func integer(_ text: String) throws(PostgrestError) -> Int {
         let trimmed = text.trimmingSpaces
         let digits = trimmed.hasPrefix("-") || trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
