@@ -65,8 +65,10 @@ package struct PostgrestNegotiation {
         media == .object ? Array(array.dropFirst().dropLast()) : array
     }
 
-    /// The body of the rows a write returns (``check(rows:)`` has passed): the array, or its only object.
-    package func body(of rows: [JSONValue]) -> [UInt8] {
-        (media == .object ? rows[0] : .array(rows)).serializedBytes()
+    /// An answer with the rows a write returns (``check(rows:)`` has passed): the array, or its only object.
+    func answer(_ rows: [JSONValue], status: Int, headers: [(name: String, value: String)]) -> PostgrestAnswer {
+        PostgrestAnswer(
+            status: status, headers: self.headers + headers,
+            body: (media == .object ? rows[0] : .array(rows)).serializedBytes())
     }
 }

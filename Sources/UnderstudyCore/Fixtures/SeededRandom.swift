@@ -29,6 +29,15 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         Double(next() >> 11) / Double(1 << 53) < probability
     }
 
+    /// A random (version 4) UUID, lower-cased, as PostgreSQL's `gen_random_uuid()` writes one.
+    public mutating func uuid() -> String {
+        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: next()) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Array(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+    }
+
     /// A derived generator, so a change in one part of a fixture does not shift every later value.
     public func derived(_ salt: String) -> SeededRandom {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325

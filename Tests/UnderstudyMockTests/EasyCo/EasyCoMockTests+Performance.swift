@@ -13,7 +13,7 @@ extension EasyCoMockTests {
     static func largeState(count: Int) -> EasyCoState {
         var random = SeededRandom(seed: 42)
         let users = (0..<50).map { index in
-            EasyCoUser(id: EasyCoSeed.uuid(&random), name: "User \(index)", email: "user\(index)@example.com")
+            EasyCoUser(id: random.uuid(), name: "User \(index)", email: "user\(index)@example.com")
         }
         let cities = ["Lyon", "Paris", "Lille", "Nantes", "Bordeaux", "Toulouse", "Marseille", "Nice"]
         let statuses = ["published", "published", "published", "draft", "archived", "rented"]
@@ -31,7 +31,7 @@ extension EasyCoMockTests {
         properties.reserveCapacity(count)
         var propertyIDs: [String] = []
         for index in 0..<count {
-            let id = EasyCoSeed.uuid(&random)
+            let id = random.uuid()
             propertyIDs.append(id)
             let rent = 300 + random.int(in: 0...1700)
             properties.append(
@@ -63,7 +63,7 @@ extension EasyCoMockTests {
                 row(
                     "applications",
                     [
-                        "id": .string(EasyCoSeed.uuid(&random)), "property_id": .string(property),
+                        "id": .string(random.uuid()), "property_id": .string(property),
                         "applicant_id": .string(user),
                         "status": .string(random.pick(EasyCo.Application.statuses)), "applicant_name": "Someone",
                         "applicant_email": "someone@example.com", "created_at": stamp(random.int(in: 0...20_000_000)),
@@ -76,7 +76,7 @@ extension EasyCoMockTests {
                     row(
                         "favorites",
                         [
-                            "id": .string(EasyCoSeed.uuid(&random)), "user_id": .string(favoriteUser),
+                            "id": .string(random.uuid()), "user_id": .string(favoriteUser),
                             "property_id": .string(favoriteProperty),
                             "created_at": stamp(random.int(in: 0...20_000_000)),
                         ]))

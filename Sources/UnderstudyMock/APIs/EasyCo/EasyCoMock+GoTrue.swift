@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudyPostgREST
 
 /// The subset of Supabase Auth (GoTrue) under `/auth/v1` an app's sign-in path uses, for the seeded users (whose
 /// password is ``EasyCoMock/seededPassword``) and those who sign up: password and refresh-token grants, the
@@ -92,7 +93,7 @@ extension EasyCoMock {
             }
             state.insertions += 1
             let user = EasyCoUser(
-                id: Self.insertedID(seed: configuration.seed, number: state.insertions),
+                id: PostgrestService.rowID(seed: configuration.seed, number: state.insertions),
                 name: String(email.prefix { $0 != "@" }), email: email, password: password, createdAt: now)
             state.accounts.value.users.append(user)
             return user
@@ -110,7 +111,7 @@ extension EasyCoMock {
             state.sessions.append(
                 EasyCoAuthSession(
                     refreshToken: token, userID: user.id,
-                    sessionID: Self.insertedID(seed: configuration.seed, number: state.insertions)))
+                    sessionID: PostgrestService.rowID(seed: configuration.seed, number: state.insertions)))
             return token
         }
         let now = configuration.now()

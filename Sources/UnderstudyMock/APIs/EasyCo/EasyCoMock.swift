@@ -46,9 +46,8 @@ public struct EasyCoMock: MockBehaviour {
     let keys: EasyCoKeys
     /// Verifies bearer JWTs as PostgREST does.
     let bearers: EasyCoJWTVerifier
-    let catalog = PostgrestCatalog.easyCo
-    /// Column vectors of the tables, reused by every request until a table changes.
-    let columns = PostgrestColumnCache()
+    /// PostgREST over the six tables of the migrations.
+    let service: PostgrestService
 
     /// How long an issued access token lives (Supabase's default).
     static let tokenLifetime: TimeInterval = 3600
@@ -68,6 +67,7 @@ public struct EasyCoMock: MockBehaviour {
     /// Creates the mock over a given initial state (large tables in tests).
     init(configuration: MockConfiguration, seed: EasyCoState) async throws {
         self.configuration = configuration
+        service = PostgrestService(catalog: .easyCo, seed: configuration.seed)
         var seed = seed
         for name in seed.tables.keys {
             seed.tables[name]?.indexUniqueKeys(PostgrestCatalog.easyCo.table(name)?.facts.uniqueKeys ?? [])
@@ -93,17 +93,7 @@ public struct EasyCoMock: MockBehaviour {
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         try await answeringPostgrestErrors {
             if request.path.hasPrefix("/auth/v1/") { return try await goTrue(request) }
-            let table = String(request.path.split(separator: "/").last ?? "")
-            let caller = Self.caller(of: request.principal)
-            switch request.method {
-            case .get: return try read(table, request: request, caller: caller)
-            case .post: return try await insert(table, request: request, caller: caller)
-            case .patch: return try await update(table, request: request, caller: caller)
-            case .delete: return try await delete(table, request: request, caller: caller)
-            default:
-                throw PostgrestErrors.make(
-                    .init(rawValue: 405), code: "PGRST117", "Unsupported HTTP method: \(request.method.rawValue)")
-            }
+            return try await table(String(request.path.split(separator: "/").last ?? ""), request)
         }
     }
 

@@ -27,15 +27,6 @@ struct EasyCoSeed {
         random = SeededRandom(seed: fixtures.seed).derived("easyco scenario")
     }
 
-    /// A uuid (version 4 layout) from a seeded generator.
-    static func uuid(_ random: inout SeededRandom) -> String {
-        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
-    }
-
     /// Builds the state.
     /// - Throws: ``FixtureError`` naming the fixture row and column that PostgreSQL would refuse.
     func state() throws -> EasyCoState {
@@ -160,7 +151,7 @@ struct EasyCoSeed {
 
     @discardableResult
     private mutating func person(_ name: String) -> String {
-        let id = Self.uuid(&random)
+        let id = random.uuid()
         let email =
             name.lowercased().replacingOccurrences(of: " ", with: ".")
             .folding(options: .diacriticInsensitive, locale: nil) + "@example.com"
@@ -278,7 +269,7 @@ struct EasyCoSeed {
     @discardableResult
     private mutating func add(_ table: String, _ values: [String: JSONValue]) -> String {
         var row = values
-        let id = values["id"]?.stringValue ?? Self.uuid(&random)
+        let id = values["id"]?.stringValue ?? random.uuid()
         row["id"] = .string(id)
         do {
             tables[table, default: PostgrestTable()].append(try normalized(row, table: table))
@@ -392,7 +383,7 @@ struct EasyCoSeed {
                 description: "the easyco fixture of \(source) (table \(table)) cannot be stored: "
                     + "\(error.message) (\(error.body["code"]?.stringValue ?? ""))")
         }
-        if row["id"]?.stringValue == nil { row["id"] = .string(Self.uuid(&random)) }
+        if row["id"]?.stringValue == nil { row["id"] = .string(random.uuid()) }
         guard let id = row["id"]?.stringValue, tables[table]?.row(id: id) == nil else { return nil }
         if let reference = row["property_id"]?.stringValue, tables["properties"]?.row(id: reference) == nil,
             !properties.isEmpty

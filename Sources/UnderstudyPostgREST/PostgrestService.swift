@@ -1,19 +1,78 @@
 import Foundation
 import UnderstudyCore
-import UnderstudyPostgREST
-import UnderstudySpecs
 
-extension EasyCoMock {
+/// A request to one table, as PostgREST reads it: the query string, the headers it negotiates with, and the body.
+package struct PostgrestRequest {
+    package var table: String
+    package var query: QueryItems
+    /// The JSON body of a write; `nil` when there is none.
+    package var body: JSONValue?
+    /// A read (GET or HEAD): the schema is named by `Accept-Profile`, a write's by `Content-Profile`.
+    package var isRead: Bool
+    /// A HEAD: the rows are counted, not written.
+    package var isHead: Bool
+    /// A header's value, by lower-cased name.
+    package var header: (String) -> String?
+
+    package init(
+        table: String, query: QueryItems, body: JSONValue?, isRead: Bool, isHead: Bool,
+        header: @escaping (String) -> String?
+    ) {
+        self.table = table
+        self.query = query
+        self.body = body
+        self.isRead = isRead
+        self.isHead = isHead
+        self.header = header
+    }
+}
+
+/// PostgREST's answer to a table request.
+package struct PostgrestAnswer: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8] = []
+}
+
+/// The rows of a PostgREST project, as a mock keeps them in its state.
+package protocol PostgrestRows {
+    /// Every table of the catalog, by name.
+    var tables: [String: PostgrestTable] { get set }
+    /// Counts one more row the database gives an id to; returns its number (1 for the first).
+    mutating func countInsertion() -> Int
+    /// Whether `auth.users`, which PostgREST does not expose, holds this id (user columns reference it).
+    func hasUser(_ id: String) -> Bool
+}
+
+/// PostgREST's table endpoints over the tables a catalog declares: reads (filters, logic trees, `select` with
+/// embeds, `order`, `limit`/`offset`, `Range`, counts), inserts and upserts, updates and deletes, with row-level
+/// security, column types and constraints, and PostgREST's errors. Nothing here knows a table by name.
+///
+/// ```swift
+/// let service = PostgrestService(catalog: PostgrestCatalog(spec: EasyCo.spec), seed: 1)
+/// let answer = try service.read(request, caller: .anonymous, tables: state.tables)
+/// ```
+package struct PostgrestService: Sendable {
+    package let catalog: PostgrestCatalog
+    /// The seed new rows' ids are derived from.
+    package let seed: UInt64
+    /// Column vectors of the tables, reused by every request until a table changes.
+    let cache = PostgrestColumnCache()
+
+    package init(catalog: PostgrestCatalog, seed: UInt64) {
+        self.catalog = catalog
+        self.seed = seed
+    }
+
     // MARK: Reads
 
-    /// `GET /rest/v1/<table>`: the rows the caller sees that pass the filters, ordered, ranged and shaped.
-    func read(_ table: String, request: MockRequest, caller: PostgrestCaller) throws -> MockResponse {
-        let preferences = try PostgrestPreferences(request.header("prefer"))
-        let negotiation = try PostgrestNegotiation(request)
-        let query = try PostgrestQuery(request.query)
-        let tables = store.read { $0.tables }
-        let executor = PostgrestExecutor(catalog: catalog, tables: tables, caller: caller, cache: columns)
-        let root = try executor.plan(query, table: table)
+    /// `GET /<table>` (and HEAD): the rows the caller sees that pass the filters, ordered, ranged and shaped.
+    package func read(
+        _ request: PostgrestRequest, caller: PostgrestCaller, tables: [String: PostgrestTable]
+    ) throws(PostgrestError) -> PostgrestAnswer {
+        let (preferences, negotiation, query) = try parts(of: request)
+        let executor = PostgrestExecutor(catalog: catalog, tables: tables, caller: caller, cache: cache)
+        let root = try executor.plan(query, table: request.table)
         let range = try PostgrestRange(
             header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
         // Only the rows up to the range's end need ordering; the count needs them all.
@@ -33,30 +92,34 @@ extension EasyCoMock {
         try executor.timeout.ensureInTime()
         let status = total.map { slice.count < $0 ? 206 : 200 } ?? 200
         let contentRange = Self.contentRange(lower: slice.lowerBound, count: slice.count, total: total)
-        return MockResponse(
+        return PostgrestAnswer(
             status: status,
             headers: negotiation.headers + [("Content-Range", contentRange)] + preferences.headers,
             body: body)
     }
 
     /// `0-24/*`, `0-24/3573458`, or `*/0` for no rows.
-    static func contentRange(lower: Int, count: Int, total: Int?) -> String {
+    private static func contentRange(lower: Int, count: Int, total: Int?) -> String {
         let totalText = total.map(String.init) ?? "*"
         return count == 0 ? "*/\(totalText)" : "\(lower)-\(lower + count - 1)/\(totalText)"
     }
 
     // MARK: Inserts
 
-    /// `POST /rest/v1/<table>`: inserts the body's row after row-level security, foreign-key and unique-key
-    /// checks; 201 with the rows (`return=representation`), a `Location` (`headers-only`) or nothing.
-    func insert(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
-        let (preferences, negotiation, query, info) = try writeRequest(table, request)
-        let objects = try Self.insertedObjects(request.json, columns: query.columns)
+    /// `POST /<table>`: inserts the body's rows after row-level security, foreign-key and unique-key checks; 201
+    /// with the rows (`return=representation`), a `Location` (`headers-only`) or nothing. Throwing leaves `state`
+    /// partly written: the caller's store undoes the write, as PostgreSQL rolls the transaction back.
+    package func insert(
+        _ request: PostgrestRequest, caller: PostgrestCaller, now: Date, into state: inout some PostgrestRows
+    ) throws(PostgrestError) -> PostgrestAnswer {
+        let table = request.table
+        let (preferences, negotiation, query, info) = try writeParts(of: request)
+        let objects = try Self.insertedObjects(request.body, columns: query.columns)
         if let columns = query.columns, let unknown = columns.first(where: { info.column($0) == nil }) {
             throw PostgrestErrors.unknownColumn(unknown, of: table)
         }
-        let now = PostgrestTime.timestamp(configuration.now())
-        return try await store.write { state in
+        let now = PostgrestTime.timestamp(now)
+        do {
             // Every value is read before any row is checked, as json_populate_recordset reads the whole body first.
             var rows: [PostgrestRow] = []
             for object in objects {
@@ -73,7 +136,7 @@ extension EasyCoMock {
                 if let existing = try conflict(row, info: info, state: state, query: query, preferences: preferences) {
                     guard preferences.resolution == .mergeDuplicates else { continue }
                     let executor = PostgrestExecutor(
-                        catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+                        catalog: catalog, tables: state.tables, caller: caller, cache: cache)
                     guard executor.security(table, .update, row: existing.row) else {
                         throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
                     }
@@ -92,37 +155,47 @@ extension EasyCoMock {
             var headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: nil))] + preferences.headers
             switch preferences.returning {
             case .representation?:
-                let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+                let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
                 let node = try executor.plan(PostgrestQuery.shaping(query), table: table)
                 var body: [JSONValue] = []
                 for position in written { body.append(.object(try executor.shape(node, position))) }
-                return negotiation.response(body, status: 201, headers: headers)
+                return negotiation.answer(body, status: 201, headers: headers)
             case .headersOnly?:
                 if let position = written.last, let id = state.tables[table]?.rows[position]["id"]?.stringValue {
                     headers.append(("Location", "/\(table)?id=eq.\(id)"))
                 }
-                return .empty(status: 201, headers: headers)
+                return PostgrestAnswer(status: 201, headers: headers)
             default:
-                return .empty(status: 201, headers: headers)
+                return PostgrestAnswer(status: 201, headers: headers)
             }
         }
     }
 
-    /// What every write reads first: its preferences, the representation it answers, its query, its table.
-    private func writeRequest(
-        _ table: String, _ request: MockRequest
-    ) throws(PostgrestError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery, PostgrestTableInfo) {
+    /// What every request reads first: its preferences, the representation it answers, its query.
+    private func parts(
+        of request: PostgrestRequest
+    ) throws(PostgrestError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery) {
         let preferences = try PostgrestPreferences(request.header("prefer"))
-        let negotiation = try PostgrestNegotiation(request)
-        let query = try PostgrestQuery(request.query)
-        guard let info = catalog.table(table) else { throw PostgrestErrors.unknownTable(table) }
+        let negotiation = try PostgrestNegotiation(
+            accept: request.header("accept"),
+            profile: request.header(request.isRead ? "accept-profile" : "content-profile"))
+        return (preferences, negotiation, try PostgrestQuery(request.query))
+    }
+
+    /// What an insert or update reads first: ``parts(of:)`` and its table.
+    private func writeParts(
+        of request: PostgrestRequest
+    ) throws(PostgrestError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery, PostgrestTableInfo) {
+        let (preferences, negotiation, query) = try parts(of: request)
+        guard let info = catalog.table(request.table) else { throw PostgrestErrors.unknownTable(request.table) }
         return (preferences, negotiation, query, info)
     }
 
     /// The objects of an insert's body: one object, or every object of an array (none for `[]`).
     /// - Throws: PGRST102 for a body that is neither, or an array whose objects do not all have the same keys
     ///   (PostgREST allows that only with `columns=`, which supabase-js and supabase-swift send with arrays).
-    static func insertedObjects(_ body: JSONValue?, columns: [String]?) throws(PostgrestError) -> [[String: JSONValue]]
+    private static func insertedObjects(_ body: JSONValue?, columns: [String]?) throws(PostgrestError) -> [[String:
+        JSONValue]]
     {
         switch body {
         case .object(let object)?:
@@ -147,11 +220,10 @@ extension EasyCoMock {
     /// `Prefer: missing=default` (docs.postgrest.org, references/api/preferences, "Missing").
     private func newRow(
         _ object: [String: JSONValue], info: PostgrestTableInfo, columns: [String]?, missingDefault: Bool, now: String,
-        state: inout EasyCoState
+        state: inout some PostgrestRows
     ) throws(PostgrestError) -> PostgrestRow {
         var row = info.defaults
-        state.insertions += 1
-        row["id"] = .string(Self.insertedID(seed: configuration.seed, number: state.insertions))
+        row["id"] = .string(Self.rowID(seed: seed, number: state.countInsertion()))
         for stamp in ["created_at", "updated_at"] where info.column(stamp) != nil { row[stamp] = .string(now) }
         for name in columns ?? [] where object[name] == nil && !missingDefault { row[name] = JSONValue.null }
         for (key, value) in object {
@@ -166,9 +238,9 @@ extension EasyCoMock {
 
     /// Row-level security (42501) and foreign keys (23503) of a new row.
     private func checkInsert(
-        _ row: PostgrestRow, info: PostgrestTableInfo, caller: PostgrestCaller, state: EasyCoState
+        _ row: PostgrestRow, info: PostgrestTableInfo, caller: PostgrestCaller, state: some PostgrestRows
     ) throws(PostgrestError) {
-        let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+        let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
         guard executor.security(info.name, .insert, row: row) else {
             throw PostgrestErrors.rowSecurity(info.name, anonymous: caller.role == .anonymous)
         }
@@ -177,7 +249,7 @@ extension EasyCoMock {
 
     /// The constraints of a row a write stores: NOT NULL (23502) and CHECK (23514), then the foreign keys (23503),
     /// to other tables and to `auth.users`.
-    private func checkConstraints(_ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState)
+    private func checkConstraints(_ row: PostgrestRow, info: PostgrestTableInfo, state: some PostgrestRows)
         throws(PostgrestError)
     {
         try PostgrestInput.check(row, info: info)
@@ -190,7 +262,7 @@ extension EasyCoMock {
         }
         for column in info.facts.userColumns where info.column(column) != nil {
             guard let id = row[column]?.stringValue else { continue }
-            if !state.users.contains(where: { $0.id == id }) {
+            if !state.hasUser(id) {
                 throw PostgrestErrors.missingReference(info.name, column: column, value: id, referenced: "users")
             }
         }
@@ -200,7 +272,7 @@ extension EasyCoMock {
     /// - Throws: 23505 for a duplicate the request does not resolve; 42P10 for an `on_conflict` that is no
     ///   unique key.
     private func conflict(
-        _ row: PostgrestRow, info: PostgrestTableInfo, state: EasyCoState, query: PostgrestQuery,
+        _ row: PostgrestRow, info: PostgrestTableInfo, state: some PostgrestRows, query: PostgrestQuery,
         preferences: PostgrestPreferences
     ) throws(PostgrestError) -> (position: Int, row: PostgrestRow)? {
         if let target = query.onConflict, preferences.resolution != nil,
@@ -225,10 +297,10 @@ extension EasyCoMock {
         return nil
     }
 
-    /// The id of the `number`th inserted row: derived from the seed, so runs are reproducible.
-    static func insertedID(seed: UInt64, number: Int) -> String {
+    /// The id of the `number`th row the database numbered: derived from the seed, so runs are reproducible.
+    package static func rowID(seed: UInt64, number: Int) -> String {
         var random = SeededRandom(seed: seed).derived("easyco insert \(number)")
-        return EasyCoSeed.uuid(&random)
+        return random.uuid()
     }
 
     // MARK: Updates
@@ -236,11 +308,14 @@ extension EasyCoMock {
     /// `PATCH /rest/v1/<table>?filters`: sets the body's columns on the matching rows the caller may update (the
     /// update policies' `USING`; others are left alone, as PostgreSQL skips them), each new row checked against
     /// the same policies (`WITH CHECK`: 42501), the foreign keys (23503) and the unique keys (23505); 204, or 200
-    /// with the rows under `return=representation`. Not in the EasyCo document: PostgREST serves it on every
-    /// table (docs/references/api/tables_views.rst, "Update").
-    func update(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
-        let (preferences, negotiation, query, info) = try writeRequest(table, request)
-        guard case .object(let changes)? = request.json else {
+    /// with the rows under `return=representation`. PostgREST serves it on every table
+    /// (docs/references/api/tables_views.rst, "Update").
+    package func update(
+        _ request: PostgrestRequest, caller: PostgrestCaller, now: Date, in state: inout some PostgrestRows
+    ) throws(PostgrestError) -> PostgrestAnswer {
+        let table = request.table
+        let (preferences, negotiation, query, info) = try writeParts(of: request)
+        guard case .object(let changes)? = request.body else {
             throw PostgrestErrors.make(.badRequest, code: "PGRST102", "Empty or invalid json")
         }
         var values: PostgrestRow = [:]
@@ -253,10 +328,10 @@ extension EasyCoMock {
         }
         // An empty body changes no row, as PostgREST plans it (no SET list, no statement that touches a row).
         if info.column("updated_at") != nil, values["updated_at"] == nil, !values.isEmpty {
-            values["updated_at"] = .string(PostgrestTime.timestamp(configuration.now()))
+            values["updated_at"] = .string(PostgrestTime.timestamp(now))
         }
-        return try await store.write { state in
-            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+        do {
+            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
             let root = try executor.plan(query, table: table)
             let positions =
                 values.isEmpty
@@ -285,18 +360,20 @@ extension EasyCoMock {
             }
             let total = preferences.count != nil ? positions.count : nil
             let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
-            guard preferences.returning == .representation else { return .empty(status: 204, headers: headers) }
-            let shaper = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+            guard preferences.returning == .representation else {
+                return PostgrestAnswer(status: 204, headers: headers)
+            }
+            let shaper = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
             let node = try shaper.plan(PostgrestQuery.shaping(query), table: table)
             var body: [JSONValue] = []
             for position in positions { body.append(.object(try shaper.shape(node, position))) }
-            return negotiation.response(body, status: 200, headers: headers)
+            return negotiation.answer(body, status: 200, headers: headers)
         }
     }
 
     /// The rows an UPDATE or DELETE changes: those the filters match and the operation's policies let the caller
     /// change; with `limit`, the first in the required `order`.
-    static func targets(
+    private static func targets(
         _ root: PostgrestNode, of operation: RowPolicy.Operation, in rows: PostgrestTable?, executor: PostgrestExecutor
     ) throws(PostgrestError) -> [Int] {
         let allowed = executor.security(root.table.name, operation)
@@ -316,7 +393,7 @@ extension EasyCoMock {
 
     /// PostgREST's order after a write's rows are known: the singular check, then max-affected
     /// (src/PostgREST/Query.hs); throwing undoes the write.
-    static func checkAffected(
+    private static func checkAffected(
         _ count: Int, negotiation: PostgrestNegotiation, preferences: PostgrestPreferences
     ) throws(PostgrestError) {
         try negotiation.check(rows: count)
@@ -329,14 +406,15 @@ extension EasyCoMock {
 
     // MARK: Deletes
 
-    /// `DELETE /rest/v1/<table>?filters`: removes the matching rows the caller may delete; 204, or 200 with
-    /// the deleted rows under `return=representation`.
-    func delete(_ table: String, request: MockRequest, caller: PostgrestCaller) async throws -> MockResponse {
-        let preferences = try PostgrestPreferences(request.header("prefer"))
-        let negotiation = try PostgrestNegotiation(request)
-        let query = try PostgrestQuery(request.query)
-        return try await store.write { state in
-            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: columns)
+    /// `DELETE /<table>?filters`: removes the matching rows the caller may delete; 204, or 200 with the deleted
+    /// rows under `return=representation`.
+    package func delete(
+        _ request: PostgrestRequest, caller: PostgrestCaller, from state: inout some PostgrestRows
+    ) throws(PostgrestError) -> PostgrestAnswer {
+        let table = request.table
+        let (preferences, negotiation, query) = try parts(of: request)
+        do {
+            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
             let root = try executor.plan(query, table: table)
             let positions = try Self.targets(root, of: .delete, in: state.tables[table], executor: executor)
             try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
@@ -348,9 +426,9 @@ extension EasyCoMock {
             let total = preferences.count != nil ? positions.count : nil
             let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
             if preferences.returning == .representation {
-                return negotiation.response(representation, status: 200, headers: headers)
+                return negotiation.answer(representation, status: 200, headers: headers)
             }
-            return .empty(status: 204, headers: headers)
+            return PostgrestAnswer(status: 204, headers: headers)
         }
     }
 }
