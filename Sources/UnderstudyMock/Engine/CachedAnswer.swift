@@ -6,19 +6,19 @@ import UnderstudyCore
 ///
 /// A server keeps its own encoding of the answer with it (``wire(_:)``), so a cached answer is sent again
 /// without building anything but what changes between sends (the `Date` header).
-public final class CachedAnswer: Sendable {
-    public let response: MockResponse
+package final class CachedAnswer: Sendable {
+    package let response: MockResponse
     /// When the credential the answer was computed for expires; `nil` for an anonymous request.
-    public let validUntil: Date?
+    package let validUntil: Date?
     private let encoded = Locked<(any Sendable)?>(nil)
 
-    public init(_ response: MockResponse, validUntil: Date?) {
+    package init(_ response: MockResponse, validUntil: Date?) {
         self.response = response
         self.validUntil = validUntil
     }
 
     /// The answer as a server writes it, made by `encode` the first time it is asked for and kept.
-    public func wire<Wire: Sendable>(_ encode: (MockResponse) -> Wire) -> Wire {
+    package func wire<Wire: Sendable>(_ encode: (MockResponse) -> Wire) -> Wire {
         encoded.withLock { encoded in
             if let wire = encoded as? Wire { return wire }
             let wire = encode(response)
