@@ -8,9 +8,9 @@
 # that break a rule between properties (x-understudy-rules) are not generated: scripts/schemathesis_rules.py.
 # Left out, with what keeps them out:
 # - fitness's join, leave and complete: Schemathesis reuses the ids it creates, and joining, leaving or completing
-#   an activity twice is a 400 that depends on the state (measured: 3 such refusals in 513 cases, no other);
-# - easyco: its PostgREST query parameters (select, order, filters) are free strings in the document, where real
-#   PostgREST refuses most strings; the patterns that would describe them are not declared yet.
+#   an activity twice is a 400 that depends on the state (measured: 3 such refusals in 513 cases, no other).
+# EasyCo's PostgREST parameters (select, order, filters, or, Range) carry patterns built from the tables' columns
+# (Sources/UnderstudySpecs/EasyCo/EasyCo+Grammar.swift): the part of PostgREST's grammar the app uses.
 # Needs `schemathesis` on PATH (pip install schemathesis) or SCHEMATHESIS=/path/to/schemathesis.
 # Usage: scripts/schemathesis-builtin.sh [extra schemathesis options]
 set -euo pipefail
@@ -28,10 +28,15 @@ trap 'kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null; rm -rf "$log" "$scratc
 for _ in $(seq 1 100); do grep -q '^Ready' "$log" && break; sleep 0.1; done
 grep -q '^Ready' "$log" || { cat "$log" >&2; echo "the mocks did not start" >&2; exit 2; }
 url() { awk -v name="$1" '$1 == name && $2 ~ /^http/ { print $2 }' "$log"; }
-# A fresh token of the API's default user: accessToken (apinest, VideGreniers) or access_token (42).
+# A fresh token of the API's default user: accessToken (apinest, VideGreniers) or access_token (42, EasyCo).
 token() {
     curl -sf -X POST "$(url "$1")/__understudy/token" -H 'Content-Type: application/json' -d '{}' \
         | python3 -c 'import json, sys; body = json.load(sys.stdin); print(body.get("accessToken") or body["access_token"])'
+}
+# The Supabase project's anon key, which EasyCo's gateway wants on every request.
+apikey() {
+    curl -sf -X POST "$(url easyco)/__understudy/token" -H 'Content-Type: application/json' -d '{}' \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["apikey"])'
 }
 
 documents="$PWD/specs/openapi"
@@ -52,4 +57,5 @@ run fitness --exclude-path-regex '^/activities/[{]id[}]/(join|leave|complete)$' 
 run achievements "$@"
 run videgreniers "$@"
 run intra42 "$@"
+run easyco -H "apikey: $(apikey)" "$@"
 exit $status

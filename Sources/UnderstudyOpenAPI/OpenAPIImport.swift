@@ -449,10 +449,10 @@ private struct DocumentImport {
                 .integer(
                     IntegerConstraints(
                         minimum: Self.bound(object, "minimum", exclusive: "exclusiveMinimum").map {
-                            Int($0.rounded(.up))
+                            Self.integer($0.rounded(.up))
                         },
                         maximum: Self.bound(object, "maximum", exclusive: "exclusiveMaximum").map {
-                            Int($0.rounded(.down))
+                            Self.integer($0.rounded(.down))
                         },
                         values: values?.compactMap(\.numberValue?.intValue))))
         case "number":
@@ -593,6 +593,14 @@ private struct DocumentImport {
     }
 
     /// A bound, with OpenAPI 3.1's numeric `exclusiveMinimum` or 3.0's boolean one.
+    /// A bound read as a `Double` (OpenAPIKit reads every number so), as an `Int`: `9223372036854775807` reads as
+    /// 2^63, one past `Int.max`, so bounds beyond 64 bits are clamped rather than trapping.
+    private static func integer(_ value: Double) -> Int {
+        if value >= 0x1p63 { return .max }
+        if value < -0x1p63 { return .min }
+        return Int(value)
+    }
+
     private static func bound(_ object: [String: JSONValue], _ inclusive: String, exclusive: String) -> Double? {
         let step = inclusive == "minimum" ? 1.0 : -1.0
         if let value = object[exclusive]?.numberValue?.doubleValue { return value + step }

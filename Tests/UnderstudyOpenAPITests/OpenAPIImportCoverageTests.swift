@@ -101,3 +101,23 @@ struct OpenAPIImportCoverageTests {
         #expect(parcel.additionalProperties == .forbidden)
     }
 }
+
+extension OpenAPIImportCoverageTests {
+    /// OpenAPIKit reads numbers as `Double`: `9223372036854775807` is 2^63 there, one past `Int.max`, which once
+    /// trapped the importer (and `understudy diff`) on a bigint bound. Bounds beyond 64 bits are clamped.
+    @Test func integerBoundsBeyondSixtyFourBitsAreClamped() throws {
+        let document = #"""
+            {"openapi": "3.1.0", "info": {"title": "Bounds", "version": "1"}, "paths": {"/rows": {"get": {
+              "parameters": [
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 0,
+                 "maximum": 9223372036854775807}},
+                {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": -9223372036854775808}}
+              ],
+              "responses": {"200": {"description": "ok"}}}}}}
+            """#
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "bounds.json", fallbackID: "bounds")
+        let parameters = try #require(spec.endpoint("GET /rows")?.parameters)
+        #expect(parameters.first { $0.name == "limit" }?.schema == .integer(minimum: 0, maximum: .max))
+        #expect(parameters.first { $0.name == "offset" }?.schema == .integer(minimum: .min))
+    }
+}

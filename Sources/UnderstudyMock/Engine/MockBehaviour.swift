@@ -59,6 +59,12 @@ public protocol MockBehaviour: Sendable {
     /// inserts every object of an array in one statement). `false` by default.
     var acceptsArrayBodies: Bool { get }
 
+    /// Whether the behaviour reads a parameter with a grammar of its own and answers its errors itself
+    /// (PostgREST's `select`, `order`, `limit`, filters and `Range`): the descriptor then states the part of that
+    /// grammar the documents use, which the engine does not enforce, so the mock stays as wide as the real server.
+    /// `false` for every parameter by default.
+    func parses(_ parameter: Parameter) -> Bool
+
     /// The largest request body the API takes when ``MockConfiguration/maximumBodyBytes`` does not say:
     /// ``MockConfiguration/defaultMaximumBodyBytes`` by default.
     var maximumBodyBytes: Int { get }
@@ -98,6 +104,8 @@ extension MockBehaviour {
     public var ruleStatus: HTTPStatus { validationStatus }
 
     public var acceptsArrayBodies: Bool { false }
+
+    public func parses(_ parameter: Parameter) -> Bool { false }
 
     public var maximumBodyBytes: Int { MockConfiguration.defaultMaximumBodyBytes }
 

@@ -324,7 +324,7 @@ public final class MockEngine: Sendable {
             overlooked += try await Self.overlooked(on: endpoint) {
                 try RequestValidation(
                     route: route, status: behaviour.validationStatus, ruleStatus: behaviour.ruleStatus,
-                    arrays: behaviour.acceptsArrayBodies, body: validatesBody
+                    arrays: behaviour.acceptsArrayBodies, body: validatesBody, parsed: behaviour.parses
                 )
                 .validate(&request)
             }

@@ -13,6 +13,8 @@ struct RequestValidation {
     var arrays = false
     /// Whether the body is judged; `false` for a media type taken as it comes (only parameters are).
     var body = true
+    /// The parameters the behaviour parses itself (``MockBehaviour/parses(_:)``): not judged here.
+    var parsed: (Parameter) -> Bool = { _ in false }
 
     func validate(_ request: inout MockRequest) throws(MockError) {
         guard body else {
@@ -66,7 +68,11 @@ struct RequestValidation {
     }
 
     private func refuse(_ findings: [(index: [String], Diagnostic)]) throws(MockError) {
-        let errors = findings.filter { $0.1.severity == .error }
+        let unjudged = route.endpoint.parameters.filter(parsed).map { "\($0.location.rawValue) parameter \($0.name)" }
+        let errors = findings.filter { _, finding in
+            finding.severity == .error
+                && !unjudged.contains { finding.message.hasPrefix($0 + ":") || finding.message.hasPrefix($0 + " ") }
+        }
         let problems = errors.map { index, finding in
             RequestInspector.isWholeRequest(finding)
                 ? finding.message
@@ -89,7 +95,8 @@ struct RequestValidation {
     private func refusalStatus(_ status: HTTPStatus, pathOnly: Bool) -> HTTPStatus {
         let responses = route.endpoint.responses
         let documented = Set(responses.compactMap(\.status))
-        guard !responses.isEmpty, !documented.contains(status.rawValue), !responses.contains(where: { $0.status == nil })
+        guard !responses.isEmpty, !documented.contains(status.rawValue),
+            !responses.contains(where: { $0.status == nil })
         else { return status }
         if let other = [422, 400].first(where: documented.contains) { return HTTPStatus(rawValue: other) }
         return pathOnly && documented.contains(404) ? .notFound : status

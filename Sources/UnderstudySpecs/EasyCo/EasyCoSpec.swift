@@ -42,27 +42,38 @@ public enum EasyCo {
     static let prefer = Parameter.header(
         "Prefer", .string(),
         summary: "RFC 7240 preferences: return=minimal|headers-only|representation, count=exact|planned|estimated, ...")
-    static let select = Parameter.query(
-        "select", .string(), default: "*",
-        summary: "Columns and embeds, such as *,property:properties(id,title)")
+    /// Columns and embeds of a table's rows (``Grammar/select(_:embedding:)``); every table but `properties`
+    /// references a property.
+    static func select(_ model: any Decodable.Type) -> Parameter {
+        .query(
+            "select", .string(pattern: Grammar.select(model, embedding: model == Property.self ? [] : [Property.self])),
+            default: "*", summary: "Columns and embeds, such as *,property:properties(id,title)")
+    }
 
     /// The parameters of a read: shaping, ordering, paging and the filters the documented queries use.
-    static func read(filters: [Parameter]) -> [Parameter] {
+    static func read(_ model: any Decodable.Type, filters: [Parameter]) -> [Parameter] {
         [
-            select,
-            .query("order", .string(), summary: "Ordering, such as created_at.desc (ascending by default)"),
-            .query("limit", .integer(minimum: 0), summary: "At most this many rows"),
-            .query("offset", .integer(minimum: 0), default: 0, summary: "Rows to skip"),
+            select(model),
+            .query(
+                "order", .string(pattern: Grammar.order(model)),
+                summary: "Ordering, such as created_at.desc (ascending by default)"),
+            // PostgREST hands them to SQL's LIMIT and OFFSET, which take a bigint.
+            .query("limit", .integer(minimum: 0, maximum: Int.max), summary: "At most this many rows"),
+            .query("offset", .integer(minimum: 0, maximum: Int.max), default: 0, summary: "Rows to skip"),
         ] + filters + [
             apikey, prefer,
-            .header("Range", .string(), summary: "Rows to return, such as 0-19 or 10-"),
+            .header(
+                "Range", .string(pattern: "^(0-[0-9]{1,4})?$"),
+                summary: "Rows to return, such as 0-19 (empty: every row, as PostgREST reads it)"),
             .header("Range-Unit", .string(values: ["items"]), summary: "The unit of Range"),
         ]
     }
 
     /// A horizontal filter on a column, in PostgREST's operator syntax (`eq.published`, `in.(a,b)`).
-    static func filter(_ column: String, _ example: String) -> Parameter {
-        .query(column, .string(), summary: "PostgREST filter on \(column), such as \(example)")
+    static func filter(_ model: any Decodable.Type, _ column: String, _ example: String) -> Parameter {
+        .query(
+            column, .string(pattern: Grammar.filter(model, column)),
+            summary: "PostgREST filter on \(column), such as \(example)")
     }
 
     /// What a read may answer besides rows: a query PostgREST cannot parse, a bad JWT, an invalid range.
@@ -76,9 +87,12 @@ public enum EasyCo {
 
     public static let properties = Endpoint<NoBody, [Property]>(
         .get, "/rest/v1/properties",
-        parameters: read(filters: [
-            filter("status", "eq.published"), filter("id", "eq.<propertyId>"), filter("owner_id", "eq.<userId>"),
-        ]),
+        parameters: read(
+            Property.self,
+            filters: [
+                filter(Property.self, "status", "eq.published"), filter(Property.self, "id", "eq.<propertyId>"),
+                filter(Property.self, "owner_id", "eq.<userId>"),
+            ]),
         auth: .required, errors: readErrors, pagination: .range,
         summary: "List properties: the published ones for the explorer, one by id, or an owner's",
         examples: Examples(queries: [
@@ -87,18 +101,28 @@ public enum EasyCo {
 
     public static let propertyMembers = Endpoint<NoBody, [PropertyMember]>(
         .get, "/rest/v1/property_members",
-        parameters: read(filters: [filter("user_id", "eq.<userId>"), filter("status", "eq.active")]),
+        parameters: read(
+            PropertyMember.self,
+            filters: [
+                filter(PropertyMember.self, "user_id", "eq.<userId>"),
+                filter(PropertyMember.self, "status", "eq.active"),
+            ]),
         auth: .required, errors: readErrors, pagination: .range,
         summary: "List a resident's property memberships (the active one on the resident dashboard)",
         examples: Examples(queries: ["user_id=eq.<userId>&status=eq.active"]))
 
     public static let transactions = Endpoint<NoBody, [Transaction]>(
         .get, "/rest/v1/transactions",
-        parameters: read(filters: [
-            .query("or", .string(), summary: "Filters joined by OR, such as (payer_id.eq.X,payee_id.eq.X)"),
-            filter("payee_id", "eq.<userId>"), filter("transaction_type", "eq.rent_payment"),
-            filter("status", "eq.completed"),
-        ]),
+        parameters: read(
+            Transaction.self,
+            filters: [
+                .query(
+                    "or", .string(pattern: Grammar.or(Transaction.self)),
+                    summary: "Filters joined by OR, such as (payer_id.eq.X,payee_id.eq.X)"),
+                filter(Transaction.self, "payee_id", "eq.<userId>"),
+                filter(Transaction.self, "transaction_type", "eq.rent_payment"),
+                filter(Transaction.self, "status", "eq.completed"),
+            ]),
         auth: .required, errors: readErrors, pagination: .range,
         summary: "List the transactions a user paid or received (an owner's completed rent payments for revenue)",
         examples: Examples(queries: [
@@ -108,14 +132,19 @@ public enum EasyCo {
 
     public static let paymentSchedules = Endpoint<NoBody, [PaymentSchedule]>(
         .get, "/rest/v1/payment_schedules",
-        parameters: read(filters: [filter("payer_id", "eq.<userId>"), filter("is_active", "eq.true")]),
+        parameters: read(
+            PaymentSchedule.self,
+            filters: [
+                filter(PaymentSchedule.self, "payer_id", "eq.<userId>"),
+                filter(PaymentSchedule.self, "is_active", "eq.true"),
+            ]),
         auth: .required, errors: readErrors, pagination: .range,
         summary: "List a payer's active payment schedules (the next payment on the resident dashboard)",
         examples: Examples(queries: ["payer_id=eq.<userId>&is_active=eq.true"]))
 
     public static let applications = Endpoint<NoBody, [Application]>(
         .get, "/rest/v1/applications",
-        parameters: read(filters: [filter("status", "in.(pending,reviewing)")]),
+        parameters: read(Application.self, filters: [filter(Application.self, "status", "in.(pending,reviewing)")]),
         auth: .required, errors: readErrors, pagination: .range,
         summary: "List pending applications with the id and title of their property (owner dashboard)",
         examples: Examples(queries: ["status=in.(pending,reviewing)&select=*,property:properties(id,title)"]))
@@ -124,7 +153,7 @@ public enum EasyCo {
 
     public static let createApplication = Endpoint<NewApplication, [Application]>(
         .post, "/rest/v1/applications",
-        parameters: [select, apikey, prefer],
+        parameters: [select(Application.self), apikey, prefer],
         auth: .required, success: .created, errors: insertErrors,
         summary: "Submit an application for a property; it starts as pending",
         // The document writes `"message": "..." (optional)`: only the `(optional)` note is stripped, as it
@@ -143,21 +172,24 @@ public enum EasyCo {
 
     public static let favorites = Endpoint<NoBody, [FavoriteProperty]>(
         .get, "/rest/v1/favorites",
-        parameters: read(filters: [filter("user_id", "eq.<userId>")]),
+        parameters: read(Favorite.self, filters: [filter(Favorite.self, "user_id", "eq.<userId>")]),
         auth: .required, errors: readErrors, pagination: .range,
         summary: "List a user's favorites with each whole property embedded",
         examples: Examples(queries: ["user_id=eq.<userId>&select=property_id,properties(*)"]))
 
     public static let addFavorite = Endpoint<NewFavorite, [Favorite]>(
         .post, "/rest/v1/favorites",
-        parameters: [select, apikey, prefer],
+        parameters: [select(Favorite.self), apikey, prefer],
         auth: .required, success: .created, errors: insertErrors,
         summary: "Add a property to the user's favorites",
         examples: Examples(request: #"{ "user_id": "<userId>", "property_id": "<propertyId>" }"#))
 
     public static let removeFavorite = Endpoint<NoBody, NoContent>(
         .delete, "/rest/v1/favorites",
-        parameters: [filter("user_id", "eq.<userId>"), filter("property_id", "eq.<propertyId>"), apikey, prefer],
+        parameters: [
+            filter(Favorite.self, "user_id", "eq.<userId>"), filter(Favorite.self, "property_id", "eq.<propertyId>"),
+            apikey, prefer,
+        ],
         auth: .required, success: .noContent, errors: [.badRequest, .unauthorized],
         summary: "Remove a property from the user's favorites",
         examples: Examples(queries: ["user_id=eq.<userId>&property_id=eq.<propertyId>"]))

@@ -22,6 +22,11 @@ public struct EasyCoMock: MockBehaviour {
     public func synchronize() async throws { try await store.synchronize() }
     /// PostgREST inserts every object of a JSON array body.
     public var acceptsArrayBodies: Bool { true }
+    /// PostgREST parses the query (`select`, `order`, `limit`, `offset`, filters) and `Range` itself, with its own
+    /// errors; the descriptors' patterns state the part of its grammar the app uses.
+    public func parses(_ parameter: Parameter) -> Bool {
+        parameter.location == .query || parameter.name.lowercased() == "range"
+    }
 
     /// 32 MiB: a bulk insert of 10 000 rows (about 8 MB of `properties`) goes in one request, as PostgREST takes
     /// it; far larger bodies are still refused.
