@@ -13,7 +13,7 @@ duration=${1:-5}
 rounds=${2:-3}
 connections=${3:-32}
 
-command -v wrk >/dev/null || apt-get install -y wrk >&2
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } >&2
 pact=$(command -v pact || true)
 [ -n "$pact" ] || { python3 -m pip install --quiet pact-python-cli >&2; pact="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/pact"; }
 [ -x "$pact" ] || { echo "no pact binary after pip install pact-python-cli" >&2; exit 2; }
