@@ -43,12 +43,16 @@ public struct RequestInspector: Sendable {
     /// - Parameters:
     ///   - body: the body bytes, empty when there is none.
     ///   - contentType: the `Content-Type` header, if any.
+    ///   - skipping: the parameters not to judge (a server that parses them with a grammar of its own).
     ///   - value: the text of a parameter in the request (path value, query value, header value), or `nil`.
     /// - Returns: every finding; only error-level findings make the request invalid.
-    public func inspect(body: [UInt8], contentType: String?, parameter value: (Parameter) -> String?) -> Inspection {
+    public func inspect(
+        body: [UInt8], contentType: String?, skipping: (Parameter) -> Bool = { _ in false },
+        parameter value: (Parameter) -> String?
+    ) -> Inspection {
         var findings: [Diagnostic] = []
         let validator = Validator(definitions: spec.definitions, direction: .request)
-        for parameter in endpoint.parameters {
+        for parameter in endpoint.parameters where !skipping(parameter) {
             let label = "\(parameter.location.rawValue) parameter \(parameter.name)"
             guard let text = value(parameter) else {
                 if parameter.required {

@@ -54,7 +54,7 @@ struct RequestValidation {
 
     private func inspect(_ request: MockRequest, body: [UInt8]) -> RequestInspector.Inspection {
         RequestInspector(spec: route.spec, endpoint: route.endpoint).inspect(
-            body: body, contentType: request.header("content-type")
+            body: body, contentType: request.header("content-type"), skipping: parsed
         ) { parameter in
             switch parameter.location {
             case .path: request.pathParameters[parameter.name]
@@ -68,11 +68,7 @@ struct RequestValidation {
     }
 
     private func refuse(_ findings: [(index: [String], Diagnostic)]) throws(MockError) {
-        let unjudged = route.endpoint.parameters.filter(parsed).map { "\($0.location.rawValue) parameter \($0.name)" }
-        let errors = findings.filter { _, finding in
-            finding.severity == .error
-                && !unjudged.contains { finding.message.hasPrefix($0 + ":") || finding.message.hasPrefix($0 + " ") }
-        }
+        let errors = findings.filter { $0.1.severity == .error }
         let problems = errors.map { index, finding in
             RequestInspector.isWholeRequest(finding)
                 ? finding.message
