@@ -104,70 +104,128 @@ package struct PostgrestService: Sendable {
         return count == 0 ? "*/\(totalText)" : "\(lower)-\(lower + count - 1)/\(totalText)"
     }
 
+    // MARK: Writes
+
+    /// A write as PostgREST reads it before it opens a transaction: its preferences, representation and query, and
+    /// the rows or values of its body in the table's types. Nothing of the state is read yet.
+    package struct Write {
+        fileprivate enum Change {
+            /// The body's objects, for the table.
+            case insert([[String: JSONValue]], PostgrestTableInfo)
+            /// The columns to set, stored as the columns store them (`updated_at` included).
+            case update(PostgrestRow, PostgrestTableInfo)
+            /// The table is checked when the filters are planned.
+            case delete
+        }
+
+        fileprivate let table: String
+        fileprivate let change: Change
+        fileprivate let preferences: PostgrestPreferences
+        fileprivate let negotiation: PostgrestNegotiation
+        fileprivate let query: PostgrestQuery
+        /// The write's timestamp, as `created_at` and `updated_at` store it.
+        fileprivate let now: String
+    }
+
+    /// Reads a `POST`, `PATCH` or `DELETE` on a table, refusing what PostgREST refuses before any row is read, so a
+    /// malformed request never takes the store's write lock (or, with shared state, a database transaction).
+    /// - Throws: PostgREST's 400s and 404s of the request itself (its query, its body, an unknown table or column).
+    package func write(_ request: PostgrestRequest, _ operation: RowPolicy.Operation, now: Date) throws(PostgrestError)
+        -> Write
+    {
+        let (preferences, negotiation, query) = try parts(of: request)
+        let stamp = PostgrestTime.timestamp(now)
+        guard operation != .delete else {
+            return Write(
+                table: request.table, change: .delete, preferences: preferences, negotiation: negotiation,
+                query: query, now: stamp)
+        }
+        guard let info = catalog.table(request.table) else { throw PostgrestErrors.unknownTable(request.table) }
+        let change: Write.Change
+        if operation == .insert {
+            let objects = try Self.insertedObjects(request.body, columns: query.columns)
+            if let columns = query.columns, let unknown = columns.first(where: { info.column($0) == nil }) {
+                throw PostgrestErrors.unknownColumn(unknown, of: info.name)
+            }
+            change = .insert(objects, info)
+        } else {
+            change = .update(try Self.updatedValues(request.body, query: query, info: info, now: stamp), info)
+        }
+        return Write(
+            table: request.table, change: change, preferences: preferences, negotiation: negotiation, query: query,
+            now: stamp)
+    }
+
+    /// Applies a write to the state. Throwing leaves `state` partly written: the caller's store undoes the write,
+    /// as PostgreSQL rolls the transaction back.
+    package func apply(_ write: Write, caller: PostgrestCaller, to state: inout some PostgrestRows)
+        throws(PostgrestError) -> PostgrestAnswer
+    {
+        switch write.change {
+        case .insert(let objects, let info): try insert(objects, into: info, write, caller: caller, state: &state)
+        case .update(let values, let info): try update(values, in: info, write, caller: caller, state: &state)
+        case .delete: try delete(write, caller: caller, from: &state)
+        }
+    }
+
     // MARK: Inserts
 
     /// `POST /<table>`: inserts the body's rows after row-level security, foreign-key and unique-key checks; 201
-    /// with the rows (`return=representation`), a `Location` (`headers-only`) or nothing. Throwing leaves `state`
-    /// partly written: the caller's store undoes the write, as PostgreSQL rolls the transaction back.
-    package func insert(
-        _ request: PostgrestRequest, caller: PostgrestCaller, now: Date, into state: inout some PostgrestRows
+    /// with the rows (`return=representation`), a `Location` (`headers-only`) or nothing.
+    private func insert(
+        _ objects: [[String: JSONValue]], into info: PostgrestTableInfo, _ write: Write, caller: PostgrestCaller,
+        state: inout some PostgrestRows
     ) throws(PostgrestError) -> PostgrestAnswer {
-        let table = request.table
-        let (preferences, negotiation, query, info) = try writeParts(of: request)
-        let objects = try Self.insertedObjects(request.body, columns: query.columns)
-        if let columns = query.columns, let unknown = columns.first(where: { info.column($0) == nil }) {
-            throw PostgrestErrors.unknownColumn(unknown, of: table)
+        let (table, preferences, negotiation, query, now) = (
+            write.table, write.preferences, write.negotiation, write.query, write.now
+        )
+        // Every value is read before any row is checked, as json_populate_recordset reads the whole body first.
+        var rows: [PostgrestRow] = []
+        for object in objects {
+            rows.append(
+                try newRow(
+                    object, info: info, columns: query.columns, missingDefault: preferences.missingDefault,
+                    now: now,
+                    state: &state))
         }
-        let now = PostgrestTime.timestamp(now)
-        do {
-            // Every value is read before any row is checked, as json_populate_recordset reads the whole body first.
-            var rows: [PostgrestRow] = []
-            for object in objects {
-                rows.append(
-                    try newRow(
-                        object, info: info, columns: query.columns, missingDefault: preferences.missingDefault,
-                        now: now,
-                        state: &state))
-            }
-            // Positions of the inserted (or merged) rows, for the representation.
-            var written: [Int] = []
-            for (object, row) in zip(objects, rows) {
-                try checkInsert(row, info: info, caller: caller, state: state)
-                if let existing = try conflict(row, info: info, state: state, query: query, preferences: preferences) {
-                    guard preferences.resolution == .mergeDuplicates else { continue }
-                    let executor = PostgrestExecutor(
-                        catalog: catalog, tables: state.tables, caller: caller, cache: cache)
-                    guard executor.security(table, .update, row: existing.row) else {
-                        throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
-                    }
-                    var merged = existing.row
-                    for key in object.keys where info.column(key) != nil && key != "id" { merged[key] = row[key] }
-                    if info.column("updated_at") != nil { merged["updated_at"] = .string(now) }
-                    state.tables[table]?.replace(at: existing.position, with: merged)
-                    written.append(existing.position)
-                    continue
+        // Positions of the inserted (or merged) rows, for the representation.
+        var written: [Int] = []
+        for (object, row) in zip(objects, rows) {
+            try checkInsert(row, info: info, caller: caller, state: state)
+            if let existing = try conflict(row, info: info, state: state, query: query, preferences: preferences) {
+                guard preferences.resolution == .mergeDuplicates else { continue }
+                let executor = PostgrestExecutor(
+                    catalog: catalog, tables: state.tables, caller: caller, cache: cache)
+                guard executor.security(table, .update, row: existing.row) else {
+                    throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
                 }
-                state.tables[table, default: PostgrestTable()].append(row)
-                written.append((state.tables[table]?.rows.count ?? 1) - 1)
+                var merged = existing.row
+                for key in object.keys where info.column(key) != nil && key != "id" { merged[key] = row[key] }
+                if info.column("updated_at") != nil { merged["updated_at"] = .string(now) }
+                state.tables[table]?.replace(at: existing.position, with: merged)
+                written.append(existing.position)
+                continue
             }
-            // Throwing here undoes every row of the write, as PostgREST rolls the transaction back.
-            try negotiation.check(rows: written.count)
-            var headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: nil))] + preferences.headers
-            switch preferences.returning {
-            case .representation?:
-                let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
-                let node = try executor.plan(PostgrestQuery.shaping(query), table: table)
-                var body: [JSONValue] = []
-                for position in written { body.append(.object(try executor.shape(node, position))) }
-                return negotiation.answer(body, status: 201, headers: headers)
-            case .headersOnly?:
-                if let position = written.last, let id = state.tables[table]?.rows[position]["id"]?.stringValue {
-                    headers.append(("Location", "/\(table)?id=eq.\(id)"))
-                }
-                return PostgrestAnswer(status: 201, headers: headers)
-            default:
-                return PostgrestAnswer(status: 201, headers: headers)
+            state.tables[table, default: PostgrestTable()].append(row)
+            written.append((state.tables[table]?.rows.count ?? 1) - 1)
+        }
+        // Throwing here undoes every row of the write, as PostgREST rolls the transaction back.
+        try negotiation.check(rows: written.count)
+        var headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: nil))] + preferences.headers
+        switch preferences.returning {
+        case .representation?:
+            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
+            let node = try executor.plan(PostgrestQuery.shaping(query), table: table)
+            var body: [JSONValue] = []
+            for position in written { body.append(.object(try executor.shape(node, position))) }
+            return negotiation.answer(body, status: 201, headers: headers)
+        case .headersOnly?:
+            if let position = written.last, let id = state.tables[table]?.rows[position]["id"]?.stringValue {
+                headers.append(("Location", "/\(table)?id=eq.\(id)"))
             }
+            return PostgrestAnswer(status: 201, headers: headers)
+        default:
+            return PostgrestAnswer(status: 201, headers: headers)
         }
     }
 
@@ -180,15 +238,6 @@ package struct PostgrestService: Sendable {
             accept: request.header("accept"),
             profile: request.header(request.isRead ? "accept-profile" : "content-profile"))
         return (preferences, negotiation, try PostgrestQuery(request.query))
-    }
-
-    /// What an insert or update reads first: ``parts(of:)`` and its table.
-    private func writeParts(
-        of request: PostgrestRequest
-    ) throws(PostgrestError) -> (PostgrestPreferences, PostgrestNegotiation, PostgrestQuery, PostgrestTableInfo) {
-        let (preferences, negotiation, query) = try parts(of: request)
-        guard let info = catalog.table(request.table) else { throw PostgrestErrors.unknownTable(request.table) }
-        return (preferences, negotiation, query, info)
     }
 
     /// The objects of an insert's body: one object, or every object of an array (none for `[]`).
@@ -310,65 +359,72 @@ package struct PostgrestService: Sendable {
     /// the same policies (`WITH CHECK`: 42501), the foreign keys (23503) and the unique keys (23505); 204, or 200
     /// with the rows under `return=representation`. PostgREST serves it on every table
     /// (docs/references/api/tables_views.rst, "Update").
-    package func update(
-        _ request: PostgrestRequest, caller: PostgrestCaller, now: Date, in state: inout some PostgrestRows
+    private func update(
+        _ values: PostgrestRow, in info: PostgrestTableInfo, _ write: Write, caller: PostgrestCaller,
+        state: inout some PostgrestRows
     ) throws(PostgrestError) -> PostgrestAnswer {
-        let table = request.table
-        let (preferences, negotiation, query, info) = try writeParts(of: request)
-        guard case .object(let changes)? = request.body else {
+        let (table, preferences, negotiation, query) = (write.table, write.preferences, write.negotiation, write.query)
+        let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
+        let root = try executor.plan(query, table: table)
+        let positions =
+            values.isEmpty
+            ? [] : try Self.targets(root, of: .update, in: state.tables[table], executor: executor)
+        try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
+        for position in positions {
+            guard var row = state.tables[table]?.rows[position] else { continue }
+            for (key, value) in values { row[key] = value }
+            guard executor.security(table, .update, row: row) else {
+                throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
+            }
+            try checkConstraints(row, info: info, state: state)
+            for key in info.facts.uniqueKeys + [["id"]] {
+                let keyValues = key.map { row[$0] ?? .null }
+                if keyValues.contains(.null) { continue }
+                let other =
+                    key == ["id"]
+                    ? row["id"]?.stringValue.flatMap { state.tables[table]?.position(id: $0) }
+                    : state.tables[table]?.position(unique: key, values: keyValues)
+                if let other, other != position {
+                    throw PostgrestErrors.duplicate(
+                        table, columns: key, values: keyValues.map { $0.stringValue ?? $0.serialized() })
+                }
+            }
+            state.tables[table]?.replace(at: position, with: row)
+        }
+        let total = preferences.count != nil ? positions.count : nil
+        let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
+        guard preferences.returning == .representation else {
+            return PostgrestAnswer(status: 204, headers: headers)
+        }
+        let shaper = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
+        let node = try shaper.plan(PostgrestQuery.shaping(query), table: table)
+        var body: [JSONValue] = []
+        for position in positions { body.append(.object(try shaper.shape(node, position))) }
+        return negotiation.answer(body, status: 200, headers: headers)
+    }
+
+    /// The columns a `PATCH` sets, as the columns store them, with `updated_at` when the table has one.
+    /// - Throws: PGRST102 for a body that is not an object, PGRST204 for an unknown column, or the error of a value
+    ///   its column cannot store.
+    private static func updatedValues(
+        _ body: JSONValue?, query: PostgrestQuery, info: PostgrestTableInfo, now: String
+    ) throws(PostgrestError) -> PostgrestRow {
+        guard case .object(let changes)? = body else {
             throw PostgrestErrors.make(.badRequest, code: "PGRST102", "Empty or invalid json")
         }
         var values: PostgrestRow = [:]
         for (key, value) in changes {
             if let columns = query.columns, !columns.contains(key) { continue }
             guard let column = info.column(key) else {
-                throw PostgrestErrors.unknownColumn(key, of: table)
+                throw PostgrestErrors.unknownColumn(key, of: info.name)
             }
             values[key] = try PostgrestInput.stored(value, column: column, in: info)
         }
         // An empty body changes no row, as PostgREST plans it (no SET list, no statement that touches a row).
         if info.column("updated_at") != nil, values["updated_at"] == nil, !values.isEmpty {
-            values["updated_at"] = .string(PostgrestTime.timestamp(now))
+            values["updated_at"] = .string(now)
         }
-        do {
-            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
-            let root = try executor.plan(query, table: table)
-            let positions =
-                values.isEmpty
-                ? [] : try Self.targets(root, of: .update, in: state.tables[table], executor: executor)
-            try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
-            for position in positions {
-                guard var row = state.tables[table]?.rows[position] else { continue }
-                for (key, value) in values { row[key] = value }
-                guard executor.security(table, .update, row: row) else {
-                    throw PostgrestErrors.rowSecurity(table, anonymous: caller.role == .anonymous)
-                }
-                try checkConstraints(row, info: info, state: state)
-                for key in info.facts.uniqueKeys + [["id"]] {
-                    let keyValues = key.map { row[$0] ?? .null }
-                    if keyValues.contains(.null) { continue }
-                    let other =
-                        key == ["id"]
-                        ? row["id"]?.stringValue.flatMap { state.tables[table]?.position(id: $0) }
-                        : state.tables[table]?.position(unique: key, values: keyValues)
-                    if let other, other != position {
-                        throw PostgrestErrors.duplicate(
-                            table, columns: key, values: keyValues.map { $0.stringValue ?? $0.serialized() })
-                    }
-                }
-                state.tables[table]?.replace(at: position, with: row)
-            }
-            let total = preferences.count != nil ? positions.count : nil
-            let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
-            guard preferences.returning == .representation else {
-                return PostgrestAnswer(status: 204, headers: headers)
-            }
-            let shaper = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
-            let node = try shaper.plan(PostgrestQuery.shaping(query), table: table)
-            var body: [JSONValue] = []
-            for position in positions { body.append(.object(try shaper.shape(node, position))) }
-            return negotiation.answer(body, status: 200, headers: headers)
-        }
+        return values
     }
 
     /// The rows an UPDATE or DELETE changes: those the filters match and the operation's policies let the caller
@@ -408,28 +464,25 @@ package struct PostgrestService: Sendable {
 
     /// `DELETE /<table>?filters`: removes the matching rows the caller may delete; 204, or 200 with the deleted
     /// rows under `return=representation`.
-    package func delete(
-        _ request: PostgrestRequest, caller: PostgrestCaller, from state: inout some PostgrestRows
-    ) throws(PostgrestError) -> PostgrestAnswer {
-        let table = request.table
-        let (preferences, negotiation, query) = try parts(of: request)
-        do {
-            let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
-            let root = try executor.plan(query, table: table)
-            let positions = try Self.targets(root, of: .delete, in: state.tables[table], executor: executor)
-            try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
-            var representation: [JSONValue] = []
-            if preferences.returning == .representation {
-                for position in positions { representation.append(.object(try executor.shape(root, position))) }
-            }
-            state.tables[table]?.remove(at: Set(positions))
-            let total = preferences.count != nil ? positions.count : nil
-            let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
-            if preferences.returning == .representation {
-                return negotiation.answer(representation, status: 200, headers: headers)
-            }
-            return PostgrestAnswer(status: 204, headers: headers)
+    private func delete(_ write: Write, caller: PostgrestCaller, from state: inout some PostgrestRows)
+        throws(PostgrestError) -> PostgrestAnswer
+    {
+        let (table, preferences, negotiation, query) = (write.table, write.preferences, write.negotiation, write.query)
+        let executor = PostgrestExecutor(catalog: catalog, tables: state.tables, caller: caller, cache: cache)
+        let root = try executor.plan(query, table: table)
+        let positions = try Self.targets(root, of: .delete, in: state.tables[table], executor: executor)
+        try Self.checkAffected(positions.count, negotiation: negotiation, preferences: preferences)
+        var representation: [JSONValue] = []
+        if preferences.returning == .representation {
+            for position in positions { representation.append(.object(try executor.shape(root, position))) }
         }
+        state.tables[table]?.remove(at: Set(positions))
+        let total = preferences.count != nil ? positions.count : nil
+        let headers = [("Content-Range", Self.contentRange(lower: 0, count: 0, total: total))] + preferences.headers
+        if preferences.returning == .representation {
+            return negotiation.answer(representation, status: 200, headers: headers)
+        }
+        return PostgrestAnswer(status: 204, headers: headers)
     }
 }
 

@@ -28,19 +28,23 @@ extension EasyCoMock {
         let postgrest = PostgrestRequest(
             table: table, query: request.query, body: request.json, isRead: request.method == .get,
             isHead: request.isHead, header: request.header)
-        let answer: PostgrestAnswer
+        let operation: RowPolicy.Operation
         switch request.method {
-        case .get:
-            answer = try service.read(postgrest, caller: caller, tables: store.read { $0.tables })
-        case .post:
-            answer = try await store.write { try service.insert(postgrest, caller: caller, now: now, into: &$0) }
-        case .patch:
-            answer = try await store.write { try service.update(postgrest, caller: caller, now: now, in: &$0) }
-        case .delete:
-            answer = try await store.write { try service.delete(postgrest, caller: caller, from: &$0) }
+        case .get: operation = .select
+        case .post: operation = .insert
+        case .patch: operation = .update
+        case .delete: operation = .delete
         default:
             throw PostgrestErrors.make(
                 .init(rawValue: 405), code: "PGRST117", "Unsupported HTTP method: \(request.method.rawValue)")
+        }
+        let answer: PostgrestAnswer
+        if operation == .select {
+            answer = try service.read(postgrest, caller: caller, tables: store.read { $0.tables })
+        } else {
+            // Read and checked before the store is locked: a malformed write touches no state.
+            let write = try service.write(postgrest, operation, now: now)
+            answer = try await store.write { try service.apply(write, caller: caller, to: &$0) }
         }
         return MockResponse(status: answer.status, headers: answer.headers, body: answer.body)
     }
