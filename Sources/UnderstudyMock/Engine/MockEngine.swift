@@ -20,8 +20,6 @@ public final class MockEngine: Sendable {
     /// The path every route is served under (``APISpec/basePath``), empty for none.
     private let basePath: String
     private let faults: Locked<FaultState>
-    /// Read on every request without taking the faults lock (a lock of its own, held for a load).
-    private let hasFaults: Locked<Bool>
     /// Finished GET answers by state version and exact request; bounded, so distinct query strings cannot grow
     /// memory without end.
     let cache = Locked(BoundedCache<CacheKey, CachedAnswer>(maximumEntries: 1024, maximumBytes: 64 << 20))
@@ -115,9 +113,11 @@ public final class MockEngine: Sendable {
             ] + declared.map { $0.name.lowercased() }
         ).sorted()
         faults = Locked(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
-        hasFaults = Locked(!configuration.faults.isEmpty)
         rateLimiter = configuration.rateLimit.map { RateLimiter($0, now: configuration.now) }
     }
+
+    /// Whether any fault rule is in force; read on every request (one uncontended lock).
+    private var hasFaults: Bool { faults.withLock { !$0.rules.isEmpty } }
 
     /// The fault rules in force.
     public var faultRules: [FaultRule] { faults.withLock { $0.rules } }
@@ -125,7 +125,6 @@ public final class MockEngine: Sendable {
     /// Replaces the fault rules.
     public func setFaults(_ rules: [FaultRule]) {
         faults.withLock { $0.rules = rules }
-        hasFaults.withLock { $0 = !rules.isEmpty }
     }
 
     /// The largest body answered: the configuration's limit, or the API's own.
@@ -355,7 +354,7 @@ public final class MockEngine: Sendable {
     /// `nil` when faults or a rate limit are on (every request must meet them), for a request with a body, when
     /// other mocks share the state, and once the credential the answer was computed for has expired.
     package func cachedAnswer(for raw: RawRequest) -> CachedAnswer? {
-        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults.withLock { $0 },
+        guard raw.method == "GET", raw.body.isEmpty, rateLimiter == nil, !hasFaults,
             !behaviour.sharesState, let raw = underBasePath(raw)
         else {
             return nil
@@ -377,7 +376,6 @@ public final class MockEngine: Sendable {
     // MARK: Faults
 
     private func injectFault(endpoint: String?) async -> MockResponse? {
-        guard hasFaults.withLock({ $0 }) else { return nil }
         let decision: (latency: Int, status: Int?, drop: Bool, malformed: Bool)? = faults.withLock { state in
             let rules = state.rules.filter { $0.applies(to: endpoint) }
             guard !rules.isEmpty else { return nil }
