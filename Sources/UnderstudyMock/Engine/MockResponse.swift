@@ -1,3 +1,4 @@
+import Foundation
 import UnderstudyCore
 
 /// What a mock answers: a status, headers and a body.
@@ -16,10 +17,23 @@ public struct MockResponse: Sendable {
     }
 
     /// A JSON response, serialized canonically (sorted keys), with `Content-Type: application/json`.
-    public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = []) -> MockResponse {
+    public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = [])
+        -> MockResponse
+    {
         MockResponse(
             status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
             body: value.serializedBytes())
+    }
+
+    /// A spec model as JSON, encoded with the API's wire settings (``APISpec/wire``: dates, keys; keys sorted),
+    /// so the app's decoder reads the same value back. Optionals without a value are left out.
+    public static func json(
+        encoding model: some Encodable, wire: DecoderSettings, status: Int = 200,
+        headers: [(name: String, value: String)] = []
+    ) throws -> MockResponse {
+        MockResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+            body: Array(try wire.makeEncoder().encode(model)))
     }
 
     /// A response without a body (`204 No Content` by default).
@@ -52,14 +66,19 @@ public struct MockError: Error, Sendable {
     public var body: JSONValue?
     public var headers: [(name: String, value: String)]
 
-    public init(_ status: HTTPStatus, _ messages: String..., body: JSONValue? = nil, headers: [(name: String, value: String)] = []) {
+    public init(
+        _ status: HTTPStatus, _ messages: String..., body: JSONValue? = nil,
+        headers: [(name: String, value: String)] = []
+    ) {
         self.status = status
         self.messages = messages
         self.body = body
         self.headers = headers
     }
 
-    public init(_ status: HTTPStatus, messages: [String], body: JSONValue? = nil, headers: [(name: String, value: String)] = []) {
+    public init(
+        _ status: HTTPStatus, messages: [String], body: JSONValue? = nil, headers: [(name: String, value: String)] = []
+    ) {
         self.status = status
         self.messages = messages
         self.body = body

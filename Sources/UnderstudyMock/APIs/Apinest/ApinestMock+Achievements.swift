@@ -7,56 +7,55 @@ import UnderstudySpecs
 /// A caller the mock has not seen act yet (a token signed elsewhere for an unknown ObjectId) reads a fresh
 /// start: level 1, no XP, no badges, no challenges, no notifications. Lists past their last page are empty.
 extension ApinestMock {
-    func summary(_ request: MockRequest) -> MockResponse {
+    func summary(_ request: MockRequest) throws -> MockResponse {
         let userID = request.principal?.subject ?? ""
-        return .json(store.read { $0.summaryJSON($0.progress[key: userID] ?? .fresh) })
+        return try answer(store.read { $0.summary($0.progress[key: userID] ?? .fresh) })
     }
 
-    func badges(_ request: MockRequest) -> MockResponse {
+    func badges(_ request: MockRequest) throws -> MockResponse {
         let userID = request.principal?.subject ?? ""
-        return .json(store.read { $0.badgesJSON($0.progress[key: userID] ?? .fresh, userID: userID, seed: seed) })
+        return try answer(store.read { $0.badges($0.progress[key: userID] ?? .fresh, userID: userID, seed: seed) })
     }
 
-    func challenges(_ request: MockRequest) -> MockResponse {
+    func challenges(_ request: MockRequest) throws -> MockResponse {
         let userID = request.principal?.subject ?? ""
         let date = now()
-        return .json(store.read { $0.challengesJSON($0.progress[key: userID] ?? .fresh, now: date) })
+        return try answer(store.read { $0.challenges($0.progress[key: userID] ?? .fresh, now: date) })
     }
 
     func leaderboard(_ request: MockRequest) throws -> MockResponse {
         let userID = try caller(request)
         let (page, limit) = Self.paging(request)
-        let json = store.read { state -> JSONValue in
+        let body = store.read { state in
             let ranking = state.ranking()
             let rows = Self.slice(ranking.indices, page: page, limit: limit).map { index in
-                state.leaderboardEntryJSON(
+                state.leaderboardEntry(
                     rank: index + 1, user: ranking[index].user, progress: ranking[index].progress, seed: seed)
             }
-            var body: [String: JSONValue] = [
-                "leaderboard": .array(rows),
-                "pagination": ApinestState.pagination(total: ranking.count, page: page, limit: limit),
-            ]
-            if let rank = ranking.firstIndex(where: { $0.user.id == userID }) { body["userRank"] = .integer(rank + 1) }
-            return .object(body)
+            let pages = ApinestState.pagination(total: ranking.count, page: page, limit: limit)
+            return Apinest.LeaderboardResponse(
+                leaderboard: rows, userRank: ranking.firstIndex { $0.user.id == userID }.map { $0 + 1 },
+                pagination: .init(
+                    total: pages.total, page: pages.page, totalPages: pages.totalPages, limit: pages.limit))
         }
-        return .json(json)
+        return try answer(body)
     }
 
     func notifications(_ request: MockRequest) throws -> MockResponse {
         let userID = try caller(request)
         let (page, limit) = Self.paging(request)
         let unreadOnly = request.query["unreadOnly"] == "true"
-        let json = store.read { state -> JSONValue in
+        let body = store.read { state in
             let all = state.notificationsOf(userID)
                 .filter { !unreadOnly || !$0.isRead }
                 .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-            let rows = Self.slice(all.indices, page: page, limit: limit).map { state.notificationJSON(all[$0]) }
-            return [
-                "notifications": .array(rows),
-                "pagination": ApinestState.pagination(total: all.count, page: page, limit: limit),
-            ]
+            let pages = ApinestState.pagination(total: all.count, page: page, limit: limit)
+            return Apinest.NotificationsResponse(
+                notifications: Self.slice(all.indices, page: page, limit: limit).map { state.model(all[$0]) },
+                pagination: .init(
+                    total: pages.total, page: pages.page, totalPages: pages.totalPages, limit: pages.limit))
         }
-        return .json(json)
+        return try answer(body)
     }
 
     func markNotificationRead(_ request: MockRequest) async throws -> MockResponse {
@@ -70,7 +69,7 @@ extension ApinestMock {
             }
             state.notifications[index].isRead = true
         }
-        return .json(["success": true])
+        return try answer(Apinest.EmptyResponse(success: true))
     }
 
     func markAllNotificationsRead(_ request: MockRequest) async throws -> MockResponse {
@@ -84,7 +83,7 @@ extension ApinestMock {
                 }
             }
         }
-        return .json(["success": true])
+        return try answer(Apinest.EmptyResponse(success: true))
     }
 
     /// `page` and `limit` (validated by the engine as integers of at least 1; defaults 1 and 20).

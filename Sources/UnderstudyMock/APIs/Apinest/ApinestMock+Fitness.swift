@@ -22,7 +22,7 @@ extension ApinestMock {
         }
 
         let date = now()
-        let json = try await store.write { state -> JSONValue in
+        let created = try await store.write { state in
             state.ensureUser(userID, now: date, seed: seed)
             let stamp = ApinestTime.milliseconds(date)
             let activity = ApinestActivityRecord(
@@ -33,9 +33,9 @@ extension ApinestMock {
                 visibility: body.visibility, isCompleted: false, creatorID: userID, createdAt: stamp, updatedAt: stamp)
             state.activities.append(activity)
             state.recordCreation(of: activity, now: date, seed: seed)
-            return state.json(activity)
+            return state.model(activity)
         }
-        return .json(json, status: 201)
+        return try answer(created, status: 201)
     }
 
     func listActivities(_ request: MockRequest) throws -> MockResponse {
@@ -45,33 +45,33 @@ extension ApinestMock {
             throw MockError(
                 .unauthorized, "friends activities need authentication: send Authorization: Bearer <token>")
         }
-        let json = store.read { state -> JSONValue in
-            let visible = state.activities.reversed().filter { activity in
+        let list = store.read { state in
+            state.activities.reversed().filter { activity in
                 (signedIn || activity.visibility == "public") && (visibility.map { activity.visibility == $0 } ?? true)
             }
-            return .array(visible.map { state.json($0) })
+            .map { state.model($0) }
         }
-        return .json(json)
+        return try answer(list)
     }
 
     func activity(_ request: MockRequest) throws -> MockResponse {
         let id = request.pathParameters["id"] ?? ""
         let signedIn = request.principal != nil
-        let json = store.read { state -> JSONValue? in
+        let found = store.read { state -> Apinest.Activity? in
             guard let activity = state.activities[key: id],
                 signedIn || activity.visibility == "public"
             else { return nil }
-            return state.json(activity)
+            return state.model(activity)
         }
-        guard let json else { throw Self.activityNotFound(id) }
-        return .json(json)
+        guard let found else { throw Self.activityNotFound(id) }
+        return try answer(found)
     }
 
     func joinActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
         let date = now()
-        let json = try await store.write { state -> JSONValue in
+        let joined = try await store.write { state in
             guard let index = state.activities.position(of: id) else {
                 throw Self.activityNotFound(id)
             }
@@ -87,9 +87,9 @@ extension ApinestMock {
             state.ensureUser(userID, now: date, seed: seed)
             state.activities[index].participantIds.append(userID)
             state.activities[index].updatedAt = ApinestTime.milliseconds(date)
-            return ["message": "Successfully joined the activity", "activity": state.json(state.activities[index])]
+            return state.model(state.activities[index])
         }
-        return .json(json)
+        return try answer(Apinest.ActivityJoinResponse(message: "Successfully joined the activity", activity: joined))
     }
 
     func leaveActivity(_ request: MockRequest) async throws -> MockResponse {
@@ -111,7 +111,7 @@ extension ApinestMock {
             state.activities[index].participantIds.removeAll { $0 == userID }
             state.activities[index].updatedAt = ApinestTime.milliseconds(date)
         }
-        return .json(["message": "Successfully left the activity"])
+        return try answer(Apinest.ActivityLeaveResponse(message: "Successfully left the activity"))
     }
 
     func completeActivity(_ request: MockRequest) async throws -> MockResponse {
@@ -138,7 +138,7 @@ extension ApinestMock {
                 state.recordCompletion(of: completed, for: participant, now: date, seed: seed)
             }
         }
-        return .json(["message": "Activity marked as complete"])
+        return try answer(Apinest.ActivityCompleteResponse(message: "Activity marked as complete"))
     }
 
     static func activityNotFound(_ id: String) -> MockError {

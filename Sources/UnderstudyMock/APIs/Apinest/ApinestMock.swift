@@ -66,9 +66,9 @@ public struct ApinestMock: MockBehaviour {
         case Fitness.completeActivity.id: try await completeActivity(request)
         case Fitness.joinActivity.id: try await joinActivity(request)
         case Fitness.leaveActivity.id: try await leaveActivity(request)
-        case Achievements.summary.id: summary(request)
-        case Achievements.badges.id: badges(request)
-        case Achievements.challenges.id: challenges(request)
+        case Achievements.summary.id: try summary(request)
+        case Achievements.badges.id: try badges(request)
+        case Achievements.challenges.id: try challenges(request)
         case Achievements.leaderboard.id: try leaderboard(request)
         case Achievements.notifications.id: try notifications(request)
         case Achievements.markNotificationRead.id: try await markNotificationRead(request)
@@ -117,6 +117,11 @@ public struct ApinestMock: MockBehaviour {
         }
         notes.append(#"more tokens: POST /__understudy/token {"user": "<id or email>"} (valid 15 min)"#)
         return notes
+    }
+
+    /// A guide's model as the body (both guides' wire writes whole-second ISO 8601 dates).
+    func answer(_ model: some Encodable, status: Int = 200) throws -> MockResponse {
+        try .json(encoding: model, wire: Achievements.spec.wire, status: status)
     }
 
     /// The caller of an endpoint whose auth is required (the engine has already refused anonymous calls).

@@ -45,10 +45,9 @@ enum ApinestTime {
         return "\(parts.day)T\(parts.time).\(pad(millis < 0 ? millis + 1000 : millis, 3))Z"
     }
 
-    /// `2025-11-14T10:30:00Z`.
-    static func seconds(_ date: Date) -> String {
-        let parts = components(date)
-        return "\(parts.day)T\(parts.time)Z"
+    /// `date` without its fraction of a second, which the `.iso8601` wire writes as `2025-11-14T10:30:00Z`.
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
     /// `2025-11-14` (UTC).

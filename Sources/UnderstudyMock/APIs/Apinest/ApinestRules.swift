@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 /// How activities turn into XP, levels, streaks, badges and challenge progress.
 ///
@@ -38,40 +39,40 @@ enum ApinestRules {
         let key: String
         let name: String
         let description: String
-        let rarity: String
-        let category: String
+        let rarity: Apinest.Badge.BadgeRarity
+        let category: Apinest.Badge.BadgeCategory
         let target: Int
     }
 
     /// The badges every user can earn.
     static let badgeCatalog: [BadgeTemplate] = [
         BadgeTemplate(
-            key: "first-host", name: "First Host", description: "Create your first activity.", rarity: "common",
-            category: "creation", target: 1),
+            key: "first-host", name: "First Host", description: "Create your first activity.", rarity: .common,
+            category: .creation, target: 1),
         BadgeTemplate(
-            key: "organizer", name: "Organizer", description: "Create 5 activities.", rarity: "rare",
-            category: "creation", target: 5),
+            key: "organizer", name: "Organizer", description: "Create 5 activities.", rarity: .rare,
+            category: .creation, target: 5),
         BadgeTemplate(
-            key: "finisher", name: "Finisher", description: "Complete your first activity.", rarity: "common",
-            category: "completion", target: 1),
+            key: "finisher", name: "Finisher", description: "Complete your first activity.", rarity: .common,
+            category: .completion, target: 1),
         BadgeTemplate(
-            key: "dedicated", name: "Dedicated", description: "Complete 10 activities.", rarity: "epic",
-            category: "completion", target: 10),
+            key: "dedicated", name: "Dedicated", description: "Complete 10 activities.", rarity: .epic,
+            category: .completion, target: 10),
         BadgeTemplate(
             key: "ten-k-club", name: "10K Club", description: "Cover 10 km in completed activities.",
-            rarity: "uncommon", category: "distance", target: 10),
+            rarity: .uncommon, category: .distance, target: 10),
         BadgeTemplate(
-            key: "ultra", name: "Ultra", description: "Cover 100 km in completed activities.", rarity: "legendary",
-            category: "distance", target: 100),
+            key: "ultra", name: "Ultra", description: "Cover 100 km in completed activities.", rarity: .legendary,
+            category: .distance, target: 100),
         BadgeTemplate(
             key: "hour-of-power", name: "Hour of Power", description: "Spend 60 minutes in completed activities.",
-            rarity: "common", category: "duration", target: 60),
+            rarity: .common, category: .duration, target: 60),
         BadgeTemplate(
             key: "on-fire", name: "On Fire", description: "Complete activities 3 days in a row.",
-            rarity: "uncommon", category: "streak", target: 3),
+            rarity: .uncommon, category: .streak, target: 3),
         BadgeTemplate(
             key: "all-rounder", name: "All-Rounder", description: "Complete activities in 3 different sports.",
-            rarity: "rare", category: "sport", target: 3),
+            rarity: .rare, category: .sport, target: 3),
     ]
 
     /// A challenge every user takes: it runs for `days` and restarts when it expires.
@@ -79,7 +80,7 @@ enum ApinestRules {
         let key: String
         let name: String
         let description: String
-        let type: String
+        let type: Apinest.Challenge.ChallengeType
         let xpReward: Int
         let target: Int
         let days: Int
@@ -88,32 +89,31 @@ enum ApinestRules {
     /// The challenges every user has.
     static let challengeCatalog: [ChallengeTemplate] = [
         ChallengeTemplate(
-            key: "daily-mover", name: "Daily Mover", description: "Complete an activity today.", type: "daily",
+            key: "daily-mover", name: "Daily Mover", description: "Complete an activity today.", type: .daily,
             xpReward: 20, target: 1, days: 1),
         ChallengeTemplate(
             key: "weekly-warrior", name: "Weekly Warrior", description: "Complete 3 activities this week.",
-            type: "weekly", xpReward: 100, target: 3, days: 7),
+            type: .weekly, xpReward: 100, target: 3, days: 7),
         ChallengeTemplate(
             key: "monthly-regular", name: "Monthly Regular", description: "Complete 12 activities this month.",
-            type: "monthly", xpReward: 300, target: 12, days: 30),
+            type: .monthly, xpReward: 300, target: 12, days: 30),
         ChallengeTemplate(
             key: "go-the-distance", name: "Go the Distance", description: "Cover 20 km in two weeks.",
-            type: "distance", xpReward: 150, target: 20, days: 14),
+            type: .distance, xpReward: 150, target: 20, days: 14),
         ChallengeTemplate(
             key: "time-on-feet", name: "Time on Feet", description: "Spend 300 minutes in activities in two weeks.",
-            type: "duration", xpReward: 120, target: 300, days: 14),
+            type: .duration, xpReward: 120, target: 300, days: 14),
     ]
 
     /// A user's measure for a badge category.
-    static func measure(_ category: String, of progress: ApinestProgress) -> Int {
+    static func measure(_ category: Apinest.Badge.BadgeCategory, of progress: ApinestProgress) -> Int {
         switch category {
-        case "creation": progress.activitiesCreated
-        case "completion": progress.activitiesCompleted
-        case "distance": Int(progress.totalDistanceKm.rounded(.down))
-        case "duration": progress.totalMinutes
-        case "streak": progress.bestStreak
-        case "sport": progress.sports.count
-        default: 0
+        case .creation: progress.activitiesCreated
+        case .completion: progress.activitiesCompleted
+        case .distance: Int(progress.totalDistanceKm.rounded(.down))
+        case .duration: progress.totalMinutes
+        case .streak: progress.bestStreak
+        case .sport: progress.sports.count
         }
     }
 }
@@ -198,7 +198,7 @@ extension ApinestState {
         progress[key: userID] = state
         if state.currentStreak > previousStreak && state.currentStreak > 1 {
             notify(
-                userID, type: "streak_updated", title: "\(state.currentStreak)-day streak",
+                userID, type: .streakUpdated, title: "\(state.currentStreak)-day streak",
                 message: "You have completed activities \(state.currentStreak) days in a row.",
                 metadata: ["currentStreak": .integer(state.currentStreak), "bestStreak": .integer(state.bestStreak)],
                 now: now)
@@ -220,12 +220,12 @@ extension ApinestState {
         progress[key: userID]?.totalXp += xp
         var details = metadata
         details["xp"] = .integer(xp)
-        notify(userID, type: "xp_earned", title: title, message: message, metadata: details, now: now)
+        notify(userID, type: .xpEarned, title: title, message: message, metadata: details, now: now)
         let oldLevel = ApinestRules.level(forXp: before).level
         let newLevel = ApinestRules.level(forXp: before + xp).level
         if newLevel > oldLevel {
             notify(
-                userID, type: "level_up", title: "Level \(newLevel)", message: "You reached level \(newLevel)!",
+                userID, type: .levelUp, title: "Level \(newLevel)", message: "You reached level \(newLevel)!",
                 metadata: ["level": .integer(newLevel), "totalXp": .integer(before + xp)], now: now)
         }
     }
@@ -242,9 +242,9 @@ extension ApinestState {
             }
             let step =
                 switch challenge.challengeType {
-                case "distance": Int(distanceKm.rounded(.down))
-                case "duration": minutes
-                default: 1
+                case .distance: Int(distanceKm.rounded(.down))
+                case .duration: minutes
+                case .daily, .weekly, .monthly: 1
                 }
             challenge.currentProgress = min(challenge.target, challenge.currentProgress + step)
             if challenge.currentProgress >= challenge.target {
@@ -256,10 +256,10 @@ extension ApinestState {
         progress[key: userID]?.challenges = challenges
         for challenge in rewards {
             notify(
-                userID, type: "challenge_completed", title: "Challenge completed: \(challenge.name)",
+                userID, type: .challengeCompleted, title: "Challenge completed: \(challenge.name)",
                 message: "\(challenge.description) +\(challenge.xpReward) XP.",
                 metadata: [
-                    "challengeId": .string(challenge.id), "challengeType": .string(challenge.challengeType),
+                    "challengeId": .string(challenge.id), "challengeType": .string(challenge.challengeType.rawValue),
                     "xpReward": .integer(challenge.xpReward),
                 ],
                 now: now)
@@ -277,10 +277,11 @@ extension ApinestState {
             guard ApinestRules.measure(badge.category, of: state) >= badge.target else { continue }
             progress[key: userID]?.earnedBadges[badge.id] = now
             notify(
-                userID, type: "badge_unlocked", title: "Badge unlocked: \(badge.name)", message: badge.description,
+                userID, type: .badgeUnlocked, title: "Badge unlocked: \(badge.name)", message: badge.description,
                 metadata: [
-                    "badgeId": .string(badge.id), "badgeName": .string(badge.name), "rarity": .string(badge.rarity),
-                    "category": .string(badge.category),
+                    "badgeId": .string(badge.id), "badgeName": .string(badge.name),
+                    "rarity": .string(badge.rarity.rawValue),
+                    "category": .string(badge.category.rawValue),
                 ],
                 now: now)
         }
@@ -288,12 +289,14 @@ extension ApinestState {
 
     /// Adds an unread notification for a user.
     mutating func notify(
-        _ userID: String, type: String, title: String, message: String, metadata: [String: JSONValue]?, now: Date
+        _ userID: String, type: Apinest.AchievementNotification.NotificationType, title: String, message: String,
+        metadata: [String: JSONValue]?, now: Date
     ) {
         guard progress[key: userID] != nil else { return }
         let id = newObjectID(at: now)
         notifications.append(
             ApinestNotificationRecord(
-                id: id, userID: userID, type: type, title: title, message: message, metadata: metadata, isRead: false, createdAt: now))
+                id: id, userID: userID, type: type, title: title, message: message, metadata: metadata, isRead: false,
+                createdAt: now))
     }
 }

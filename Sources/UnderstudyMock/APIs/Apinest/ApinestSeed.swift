@@ -168,26 +168,33 @@ struct ApinestSeed {
             progress.lastActiveDay = ApinestTime.day(now.addingTimeInterval(-86_400))
         }
 
-        var events: [(type: String, title: String, message: String, metadata: [String: JSONValue], read: Bool)] = []
+        var events:
+            [(
+                type: Apinest.AchievementNotification.NotificationType, title: String, message: String,
+                metadata: [String: JSONValue], read: Bool
+            )] = []
         for (offset, badge) in state.badges.enumerated()
         where ApinestRules.measure(badge.category, of: progress) >= badge.target {
             progress.earnedBadges[badge.id] = now.addingTimeInterval(-Double(offset + 2) * 86_400)
             events.append(
                 (
-                    "badge_unlocked", "Badge unlocked: \(badge.name)", badge.description,
-                    ["badgeId": .string(badge.id), "badgeName": .string(badge.name), "rarity": .string(badge.rarity)],
+                    .badgeUnlocked, "Badge unlocked: \(badge.name)", badge.description,
+                    [
+                        "badgeId": .string(badge.id), "badgeName": .string(badge.name),
+                        "rarity": .string(badge.rarity.rawValue),
+                    ],
                     true
                 ))
         }
         let level = ApinestRules.level(forXp: progress.totalXp).level
         if level > 1 {
             events.append(
-                ("level_up", "Level \(level)", "You reached level \(level)!", ["level": .integer(level)], true))
+                (.levelUp, "Level \(level)", "You reached level \(level)!", ["level": .integer(level)], true))
         }
         if progress.currentStreak > 1 {
             events.append(
                 (
-                    "streak_updated", "\(progress.currentStreak)-day streak",
+                    .streakUpdated, "\(progress.currentStreak)-day streak",
                     "You have completed activities \(progress.currentStreak) days in a row.",
                     ["currentStreak": .integer(progress.currentStreak)], false
                 ))
@@ -195,12 +202,12 @@ struct ApinestSeed {
         let friend = state.users.first { $0.id != user.id } ?? user
         events.append(
             (
-                "like_received", "\(friend.name) liked your activity", "\(friend.name) liked your latest activity.",
+                .likeReceived, "\(friend.name) liked your activity", "\(friend.name) liked your latest activity.",
                 ["fromUserId": .string(friend.id), "fromUserName": .string(friend.name)], false
             ))
         events.append(
             (
-                "match_made", "New sports buddy", "You and \(friend.name) like the same sports.",
+                .matchMade, "New sports buddy", "You and \(friend.name) like the same sports.",
                 ["userId": .string(friend.id), "sports": .array(progress.sports.map { .string($0) })], false
             ))
         let notifications = events.enumerated().map { index, event in
@@ -232,10 +239,10 @@ struct ApinestSeed {
     ) -> Int {
         let available =
             switch template.type {
-            case "daily": 0
-            case "distance": Int(progress.totalDistanceKm.rounded(.down))
-            case "duration": progress.totalMinutes
-            default: progress.activitiesCompleted
+            case .daily: 0
+            case .distance: Int(progress.totalDistanceKm.rounded(.down))
+            case .duration: progress.totalMinutes
+            case .weekly, .monthly: progress.activitiesCompleted
             }
         return random.int(in: 0...max(0, min(available, template.target - 1)))
     }
@@ -244,11 +251,10 @@ struct ApinestSeed {
     private func addFixtureNotifications(to userID: String, state: inout ApinestState) {
         let rows =
             source.body("GET /achievements/notifications", in: Achievements.spec)["notifications"]?.arrayValue ?? []
-        let types = Apinest.AchievementNotification.NotificationType.allCases.map(\.rawValue)
         for (index, row) in rows.enumerated() {
             let created = now.addingTimeInterval(-Double(rows.count - index) * 600)
-            var type = row["type"]?.stringValue ?? "xp_earned"
-            if !types.contains(type) { type = "xp_earned" }
+            let type =
+                row["type"]?.stringValue.flatMap(Apinest.AchievementNotification.NotificationType.init) ?? .xpEarned
             var metadata = row["metadata"]?.objectValue
             if let members = metadata, members.values.contains(where: Self.containsNull) { metadata = nil }
             state.notifications.append(

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 /// Everything the apinest mock remembers: users, activities and each user's achievements.
 ///
@@ -102,10 +103,9 @@ struct ApinestBadgeRecord: StateRow, Hashable {
     var name: String
     var description: String
     var iconUrl: String?
-    /// `Badge.BadgeRarity` raw value.
-    var rarity: String
-    /// `Badge.BadgeCategory` raw value; it also names the measure the target applies to.
-    var category: String
+    var rarity: Apinest.Badge.BadgeRarity
+    /// It also names the measure the target applies to.
+    var category: Apinest.Badge.BadgeCategory
     /// The amount of the category's measure that unlocks the badge (activities, km, minutes, days, sports).
     var target: Int
 }
@@ -147,9 +147,8 @@ struct ApinestChallengeRecord: Codable, Sendable, Hashable {
     var id: String
     var name: String
     var description: String
-    /// `Challenge.ChallengeType` raw value: daily / weekly / monthly count completed activities, distance counts
-    /// kilometres, duration minutes.
-    var challengeType: String
+    /// daily / weekly / monthly count completed activities, distance counts kilometres, duration minutes.
+    var challengeType: Apinest.Challenge.ChallengeType
     var xpReward: Int
     var currentProgress: Int
     var target: Int
@@ -164,8 +163,7 @@ struct ApinestNotificationRecord: StateRow, Hashable {
     var id: String
     var key: String { id }
     var userID: String
-    /// `AchievementNotification.NotificationType` raw value.
-    var type: String
+    var type: Apinest.AchievementNotification.NotificationType
     var title: String
     var message: String
     var metadata: [String: JSONValue]?

@@ -16,6 +16,19 @@ extension Apinest {
         public let isRead: Bool
         public let createdAt: Date
 
+        public init(
+            id: String, type: NotificationType, title: String, message: String, metadata: [String: JSONValue]?,
+            isRead: Bool, createdAt: Date
+        ) {
+            self.id = id
+            self.type = type
+            self.title = title
+            self.message = message
+            self.metadata = metadata
+            self.isRead = isRead
+            self.createdAt = createdAt
+        }
+
         enum CodingKeys: String, CodingKey {
             case id = "_id"
             case type
@@ -61,12 +74,24 @@ extension Apinest {
         public let notifications: [AchievementNotification]
         public let pagination: PaginationInfo
 
+        public init(notifications: [AchievementNotification], pagination: PaginationInfo) {
+            self.notifications = notifications
+            self.pagination = pagination
+        }
+
         /// The page's position in the whole list.
         public struct PaginationInfo: Codable, Sendable, Hashable {
             public let total: Int
             public let page: Int
             public let totalPages: Int
             public let limit: Int
+
+            public init(total: Int, page: Int, totalPages: Int, limit: Int) {
+                self.total = total
+                self.page = page
+                self.totalPages = totalPages
+                self.limit = limit
+            }
         }
     }
 }

@@ -4,6 +4,11 @@ extension Apinest {
         public let level: LevelInfo
         public let stats: StatsInfo
 
+        public init(level: LevelInfo, stats: StatsInfo) {
+            self.level = level
+            self.stats = stats
+        }
+
         /// The user's level and the XP towards the next one.
         public struct LevelInfo: Codable, Sendable, Hashable {
             public let currentLevel: Int
@@ -11,6 +16,16 @@ extension Apinest {
             public let xpForNextLevel: Int
             public let currentLevelXp: Int
             public let progressPercentage: Double
+
+            public init(
+                currentLevel: Int, totalXp: Int, xpForNextLevel: Int, currentLevelXp: Int, progressPercentage: Double
+            ) {
+                self.currentLevel = currentLevel
+                self.totalXp = totalXp
+                self.xpForNextLevel = xpForNextLevel
+                self.currentLevelXp = currentLevelXp
+                self.progressPercentage = progressPercentage
+            }
         }
 
         /// The user's badge count and streaks (in days).
@@ -18,6 +33,12 @@ extension Apinest {
             public let totalBadges: Int
             public let currentStreak: Int
             public let bestStreak: Int
+
+            public init(totalBadges: Int, currentStreak: Int, bestStreak: Int) {
+                self.totalBadges = totalBadges
+                self.currentStreak = currentStreak
+                self.bestStreak = bestStreak
+            }
         }
     }
 }

@@ -25,6 +25,30 @@ extension Apinest {
         public let createdAt: String
         public let updatedAt: String
 
+        public init(
+            id: String, sportType: String, title: String, description: String?, location: String, latitude: Double?,
+            longitude: Double?, date: String, time: String, participants: Int, participantIds: [String], level: String,
+            visibility: String, isCompleted: Bool, creator: ActivityCreator, createdAt: String, updatedAt: String
+        ) {
+            self.id = id
+            self.sportType = sportType
+            self.title = title
+            self.description = description
+            self.location = location
+            self.latitude = latitude
+            self.longitude = longitude
+            self.date = date
+            self.time = time
+            self.participants = participants
+            self.participantIds = participantIds
+            self.level = level
+            self.visibility = visibility
+            self.isCompleted = isCompleted
+            self.creator = creator
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+        }
+
         enum CodingKeys: String, CodingKey {
             case id = "_id"
             case sportType
@@ -89,6 +113,13 @@ extension Apinest {
         public let name: String
         public let email: String?
         public let profileImageUrl: String?
+
+        public init(id: String, name: String, email: String?, profileImageUrl: String?) {
+            self.id = id
+            self.name = name
+            self.email = email
+            self.profileImageUrl = profileImageUrl
+        }
 
         enum CodingKeys: String, CodingKey {
             case id = "_id"

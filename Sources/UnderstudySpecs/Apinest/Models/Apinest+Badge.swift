@@ -12,6 +12,19 @@ extension Apinest {
         public let category: BadgeCategory
         public let earnedAt: Date?
 
+        public init(
+            id: String, name: String, description: String, iconUrl: String?, rarity: BadgeRarity,
+            category: BadgeCategory, earnedAt: Date?
+        ) {
+            self.id = id
+            self.name = name
+            self.description = description
+            self.iconUrl = iconUrl
+            self.rarity = rarity
+            self.category = category
+            self.earnedAt = earnedAt
+        }
+
         enum CodingKeys: String, CodingKey {
             case id = "_id"
             case name
@@ -60,6 +73,14 @@ extension Apinest {
         public let target: Int
         public let percentage: Double
 
+        public init(id: String, badge: Badge, currentProgress: Int, target: Int, percentage: Double) {
+            self.id = id
+            self.badge = badge
+            self.currentProgress = currentProgress
+            self.target = target
+            self.percentage = percentage
+        }
+
         enum CodingKeys: String, CodingKey {
             case id = "_id"
             case badge
@@ -73,6 +94,11 @@ extension Apinest {
     public struct BadgesResponse: Codable, Sendable, Hashable {
         public let earnedBadges: [Badge]
         public let inProgress: [BadgeProgress]
+
+        public init(earnedBadges: [Badge], inProgress: [BadgeProgress]) {
+            self.earnedBadges = earnedBadges
+            self.inProgress = inProgress
+        }
     }
 }
 

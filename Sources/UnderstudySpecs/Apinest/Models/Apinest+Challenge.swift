@@ -14,6 +14,21 @@ extension Apinest {
         public let daysLeft: Int
         public let expiresAt: Date
 
+        public init(
+            id: String, name: String, description: String, challengeType: ChallengeType, xpReward: Int,
+            currentProgress: Int, target: Int, daysLeft: Int, expiresAt: Date
+        ) {
+            self.id = id
+            self.name = name
+            self.description = description
+            self.challengeType = challengeType
+            self.xpReward = xpReward
+            self.currentProgress = currentProgress
+            self.target = target
+            self.daysLeft = daysLeft
+            self.expiresAt = expiresAt
+        }
+
         enum CodingKeys: String, CodingKey {
             case id = "_id"
             case name
@@ -48,6 +63,10 @@ extension Apinest {
     /// The answer to `GET /achievements/challenges`, as the achievements guide declares it.
     public struct ChallengesResponse: Codable, Sendable, Hashable {
         public let activeChallenges: [Challenge]
+
+        public init(activeChallenges: [Challenge]) {
+            self.activeChallenges = activeChallenges
+        }
     }
 }
 

@@ -5,5 +5,9 @@ extension Apinest {
     /// fails to decode.
     public struct EmptyResponse: Codable, Sendable, Hashable {
         public let success: Bool?
+
+        public init(success: Bool?) {
+            self.success = success
+        }
     }
 }

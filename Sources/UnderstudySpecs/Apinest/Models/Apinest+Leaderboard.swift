@@ -10,6 +10,15 @@ extension Apinest {
         public let currentLevel: Int
         public let totalBadges: Int
 
+        public init(id: String, user: UserInfo, rank: Int, totalXp: Int, currentLevel: Int, totalBadges: Int) {
+            self.id = id
+            self.user = user
+            self.rank = rank
+            self.totalXp = totalXp
+            self.currentLevel = currentLevel
+            self.totalBadges = totalBadges
+        }
+
         enum CodingKeys: String, CodingKey {
             case id = "_id"
             case user
@@ -26,6 +35,13 @@ extension Apinest {
             public let email: String
             public let profileImageUrl: String?
 
+            public init(id: String, name: String, email: String, profileImageUrl: String?) {
+                self.id = id
+                self.name = name
+                self.email = email
+                self.profileImageUrl = profileImageUrl
+            }
+
             enum CodingKeys: String, CodingKey {
                 case id = "_id"
                 case name
@@ -41,12 +57,25 @@ extension Apinest {
         public let userRank: Int?
         public let pagination: PaginationInfo
 
+        public init(leaderboard: [LeaderboardEntry], userRank: Int?, pagination: PaginationInfo) {
+            self.leaderboard = leaderboard
+            self.userRank = userRank
+            self.pagination = pagination
+        }
+
         /// The page's position in the whole list.
         public struct PaginationInfo: Codable, Sendable, Hashable {
             public let total: Int
             public let page: Int
             public let totalPages: Int
             public let limit: Int
+
+            public init(total: Int, page: Int, totalPages: Int, limit: Int) {
+                self.total = total
+                self.page = page
+                self.totalPages = totalPages
+                self.limit = limit
+            }
         }
     }
 }
