@@ -1,4 +1,3 @@
-import Foundation
 import UnderstudyCore
 
 /// What a mock answers: a status, headers and a body.
@@ -25,15 +24,13 @@ public struct MockResponse: Sendable {
             body: value.serializedBytes())
     }
 
-    /// A spec model as JSON, encoded with the API's wire settings (``APISpec/wire``: dates, keys; keys sorted),
-    /// so the app's decoder reads the same value back. Optionals without a value are left out.
+    /// A spec model as the API's server writes it (``APISpec/wireJSON(_:)``), so the app's decoder reads the
+    /// same value back.
     public static func json(
-        encoding model: some Encodable, wire: DecoderSettings, status: Int = 200,
+        encoding model: some Encodable, as spec: APISpec, status: Int = 200,
         headers: [(name: String, value: String)] = []
     ) throws -> MockResponse {
-        MockResponse(
-            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
-            body: Array(try wire.makeEncoder().encode(model)))
+        .json(try spec.wireJSON(model), status: status, headers: headers)
     }
 
     /// A response without a body (`204 No Content` by default).

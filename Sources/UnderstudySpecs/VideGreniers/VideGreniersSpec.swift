@@ -36,7 +36,9 @@ public enum VideGreniers {
             AnyEndpoint(deleteAccount), AnyEndpoint(userActivities), AnyEndpoint(activityStatistics),
             AnyEndpoint(health),
         ],
-        ambiguities: ambiguities
+        ambiguities: ambiguities,
+        // System.Text.Json writes every property, `null` when empty (`DefaultIgnoreCondition.Never`).
+        optionalKeys: .alwaysPresent
     ).writing(writeScenario).signingIn(signIn)
 
     /// The `timestamp` of generated error bodies: ``FixtureGenerator/referenceInstant`` as the wire writes
@@ -49,6 +51,7 @@ public enum VideGreniers {
         return [
             "data": nil,
             "success": false,
+            "message": nil,
             "errors": .array(errors.map(JSONValue.string)),
             "timestamp": .string(errorTimestamp),
         ]

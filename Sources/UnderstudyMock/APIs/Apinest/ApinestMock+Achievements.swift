@@ -9,18 +9,22 @@ import UnderstudySpecs
 extension ApinestMock {
     func summary(_ request: MockRequest) throws -> MockResponse {
         let userID = request.principal?.subject ?? ""
-        return try answer(store.read { $0.summary($0.progress[key: userID] ?? .fresh) })
+        return try .json(encoding: store.read { $0.summary($0.progress[key: userID] ?? .fresh) }, as: Achievements.spec)
     }
 
     func badges(_ request: MockRequest) throws -> MockResponse {
         let userID = request.principal?.subject ?? ""
-        return try answer(store.read { $0.badges($0.progress[key: userID] ?? .fresh, userID: userID, seed: seed) })
+        return try .json(
+            encoding: store.read { $0.badges($0.progress[key: userID] ?? .fresh, userID: userID, seed: seed) },
+            as: Achievements.spec)
     }
 
     func challenges(_ request: MockRequest) throws -> MockResponse {
         let userID = request.principal?.subject ?? ""
         let date = now()
-        return try answer(store.read { $0.challenges($0.progress[key: userID] ?? .fresh, now: date) })
+        return try .json(
+            encoding: store.read { $0.challenges($0.progress[key: userID] ?? .fresh, now: date) }, as: Achievements.spec
+        )
     }
 
     func leaderboard(_ request: MockRequest) throws -> MockResponse {
@@ -38,7 +42,7 @@ extension ApinestMock {
                 pagination: .init(
                     total: pages.total, page: pages.page, totalPages: pages.totalPages, limit: pages.limit))
         }
-        return try answer(body)
+        return try .json(encoding: body, as: Achievements.spec)
     }
 
     func notifications(_ request: MockRequest) throws -> MockResponse {
@@ -55,7 +59,7 @@ extension ApinestMock {
                 pagination: .init(
                     total: pages.total, page: pages.page, totalPages: pages.totalPages, limit: pages.limit))
         }
-        return try answer(body)
+        return try .json(encoding: body, as: Achievements.spec)
     }
 
     func markNotificationRead(_ request: MockRequest) async throws -> MockResponse {
@@ -69,7 +73,7 @@ extension ApinestMock {
             }
             state.notifications[index].isRead = true
         }
-        return try answer(Apinest.EmptyResponse(success: true))
+        return try .json(encoding: Apinest.EmptyResponse(success: true), as: Achievements.spec)
     }
 
     func markAllNotificationsRead(_ request: MockRequest) async throws -> MockResponse {
@@ -83,7 +87,7 @@ extension ApinestMock {
                 }
             }
         }
-        return try answer(Apinest.EmptyResponse(success: true))
+        return try .json(encoding: Apinest.EmptyResponse(success: true), as: Achievements.spec)
     }
 
     /// `page` and `limit` (validated by the engine as integers of at least 1; defaults 1 and 20).

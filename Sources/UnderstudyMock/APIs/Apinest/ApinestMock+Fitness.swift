@@ -35,7 +35,7 @@ extension ApinestMock {
             state.recordCreation(of: activity, now: date, seed: seed)
             return state.model(activity)
         }
-        return try answer(created, status: 201)
+        return try .json(encoding: created, as: Fitness.spec, status: 201)
     }
 
     func listActivities(_ request: MockRequest) throws -> MockResponse {
@@ -51,7 +51,7 @@ extension ApinestMock {
             }
             .map { state.model($0) }
         }
-        return try answer(list)
+        return try .json(encoding: list, as: Fitness.spec)
     }
 
     func activity(_ request: MockRequest) throws -> MockResponse {
@@ -64,7 +64,7 @@ extension ApinestMock {
             return state.model(activity)
         }
         guard let found else { throw Self.activityNotFound(id) }
-        return try answer(found)
+        return try .json(encoding: found, as: Fitness.spec)
     }
 
     func joinActivity(_ request: MockRequest) async throws -> MockResponse {
@@ -89,7 +89,9 @@ extension ApinestMock {
             state.activities[index].updatedAt = ApinestTime.milliseconds(date)
             return state.model(state.activities[index])
         }
-        return try answer(Apinest.ActivityJoinResponse(message: "Successfully joined the activity", activity: joined))
+        return try .json(
+            encoding: Apinest.ActivityJoinResponse(message: "Successfully joined the activity", activity: joined),
+            as: Fitness.spec)
     }
 
     func leaveActivity(_ request: MockRequest) async throws -> MockResponse {
@@ -111,7 +113,8 @@ extension ApinestMock {
             state.activities[index].participantIds.removeAll { $0 == userID }
             state.activities[index].updatedAt = ApinestTime.milliseconds(date)
         }
-        return try answer(Apinest.ActivityLeaveResponse(message: "Successfully left the activity"))
+        return try .json(
+            encoding: Apinest.ActivityLeaveResponse(message: "Successfully left the activity"), as: Fitness.spec)
     }
 
     func completeActivity(_ request: MockRequest) async throws -> MockResponse {
@@ -138,7 +141,8 @@ extension ApinestMock {
                 state.recordCompletion(of: completed, for: participant, now: date, seed: seed)
             }
         }
-        return try answer(Apinest.ActivityCompleteResponse(message: "Activity marked as complete"))
+        return try .json(
+            encoding: Apinest.ActivityCompleteResponse(message: "Activity marked as complete"), as: Fitness.spec)
     }
 
     static func activityNotFound(_ id: String) -> MockError {

@@ -119,11 +119,6 @@ public struct ApinestMock: MockBehaviour {
         return notes
     }
 
-    /// A guide's model as the body (both guides' wire writes whole-second ISO 8601 dates).
-    func answer(_ model: some Encodable, status: Int = 200) throws -> MockResponse {
-        try .json(encoding: model, wire: Achievements.spec.wire, status: status)
-    }
-
     /// The caller of an endpoint whose auth is required (the engine has already refused anonymous calls).
     func caller(_ request: MockRequest) throws -> String {
         guard let principal = request.principal else {

@@ -3,7 +3,7 @@ import UnderstudyCore
 import UnderstudySpecs
 
 /// The response bodies as the guides' own models, built from the state and encoded with the specs' wire
-/// settings (``MockResponse/json(encoding:wire:status:headers:)``). Optional members without a value are left
+/// settings (``MockResponse/json(encoding:as:status:headers:)``). Optional members without a value are left
 /// out, as MongoDB documents omit unset fields; achievements dates have whole seconds, as the app's `.iso8601`
 /// decoder needs.
 extension ApinestState {

@@ -17,9 +17,9 @@ extension VideGreniersMock {
                     $0.createdOnUtc != $1.createdOnUtc
                         ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
                 }
-                .map { VideGreniersJSON.notification($0, in: state) }
+                .map { VideGreniersAnswers.notification($0, in: state) }
         }
-        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
+        return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, now: now)
     }
 
     func markNotificationRead(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -32,7 +32,7 @@ extension VideGreniersMock {
             state.notifications[index].readOnUtc = state.notifications[index].readOnUtc ?? now
             state.notifications[index].status = .read
         }
-        return Self.ok(.null, now: now, message: "Notification marked as read")
+        return try VideGreniersAnswers.done("Notification marked as read", now: now)
     }
 
     /// Sends a notification to `userId`, or to every user when it is `null`; answers the copy of the
@@ -40,7 +40,7 @@ extension VideGreniersMock {
     func createNotification(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let command = try Self.decode(VideGreniers.CreateNotificationCommand.self, request)
-        let data = try await store.write { state -> JSONValue in
+        let data = try await store.write { state in
             var problems: [String] = []
             if let userId = command.userId, state.user(userId) == nil {
                 problems.append("userId: no user has the id \(userId.uuidString.lowercased())")
@@ -60,18 +60,19 @@ extension VideGreniersMock {
                 state.notifications.append(notification)
                 if answer == nil || recipient == caller { answer = notification }
             }
-            return answer.map { VideGreniersJSON.notification($0, in: state) } ?? .null
+            return answer.map { VideGreniersAnswers.notification($0, in: state) }
         }
-        return Self.ok(data, now: now, status: 201)
+        return try VideGreniersAnswers.ok(data, now: now, status: 201)
     }
 
     // MARK: User
 
     func profile(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let data = try store.read { state in VideGreniersJSON.user(try Self.existingUser(caller, in: state), in: state)
+        let data = try store.read { state in
+            VideGreniersAnswers.user(try Self.existingUser(caller, in: state), in: state)
         }
-        return Self.ok(data, now: now)
+        return try VideGreniersAnswers.ok(data, now: now)
     }
 
     func updateProfile(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -79,7 +80,7 @@ extension VideGreniersMock {
         let body = try Self.decode(VideGreniers.UpdateProfileRequest.self, request)
         let firstName = body.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
         let lastName = body.lastName.trimmingCharacters(in: .whitespacesAndNewlines)
-        let data = try await store.write { state -> JSONValue in
+        let data = try await store.write { state in
             guard let index = state.users.position(of: caller) else {
                 throw MockError(.unauthorized, "user \(caller) does not exist")
             }
@@ -94,27 +95,26 @@ extension VideGreniersMock {
             if let value = body.smsNotifications { state.users[index].smsNotifications = value }
             state.users[index].modifiedOnUtc = now
             state.record(.profileUpdated, user: caller, at: now)
-            return VideGreniersJSON.user(state.users[index], in: state)
+            return VideGreniersAnswers.user(state.users[index], in: state)
         }
-        return Self.ok(data, now: now)
+        return try VideGreniersAnswers.ok(data, now: now)
     }
 
     func accountStatistics(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let data = try store.read { state -> JSONValue in
+        let data = try store.read { state in
             let user = try Self.existingUser(caller, in: state)
             let notifications = state.notifications.filter { $0.userId == caller }
-            return [
-                "totalFavorites": .integer(state.favorites.count { $0.userId == caller }),
-                "totalEventsCreated": .integer(state.events.count { $0.organizerId == caller }),
-                "totalNotifications": .integer(notifications.count),
-                "unreadNotifications": .integer(notifications.count { $0.readOnUtc == nil }),
-                "accountCreatedDate": VideGreniersJSON.date(user.createdOnUtc),
-                "lastLoginDate": VideGreniersJSON.date(user.lastLoginDate),
-                "daysActive": .integer(max(0, Int((now - user.createdOnUtc) / 86_400))),
-            ]
+            return VideGreniers.UserStatsDto(
+                totalFavorites: state.favorites.count { $0.userId == caller },
+                totalEventsCreated: state.events.count { $0.organizerId == caller },
+                totalNotifications: notifications.count,
+                unreadNotifications: notifications.count { $0.readOnUtc == nil },
+                accountCreatedDate: VideGreniersAnswers.date(user.createdOnUtc),
+                lastLoginDate: VideGreniersAnswers.date(user.lastLoginDate),
+                daysActive: max(0, Int((now - user.createdOnUtc) / 86_400)))
         }
-        return Self.ok(data, now: now)
+        return try VideGreniersAnswers.ok(data, now: now)
     }
 
     /// Deletes the caller with their favorites, notifications, activity log, refresh tokens and drafts;
@@ -140,7 +140,7 @@ extension VideGreniersMock {
             }
             state.prune(now: now)
         }
-        return Self.ok(.null, now: now, message: "Account deleted")
+        return try VideGreniersAnswers.done("Account deleted", now: now)
     }
 
     static func existingUser(_ id: UUID, in state: State) throws -> User {
@@ -167,9 +167,9 @@ extension VideGreniersMock {
                     $0.createdOnUtc != $1.createdOnUtc
                         ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
                 }
-                .map { VideGreniersJSON.activity($0, in: state) }
+                .map { VideGreniersAnswers.activity($0, in: state) }
         }
-        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
+        return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, now: now)
     }
 
     /// Counts over `startDate`...`endDate` (default: the last 30 days). `activityCounts` is the object the
@@ -179,28 +179,22 @@ extension VideGreniersMock {
         let end = try Self.queryDate(request, "endDate") ?? now
         let start = try Self.queryDate(request, "startDate") ?? end - 30 * 86_400
         guard start <= end else { throw MockError(.badRequest, "endDate: must not be before startDate") }
-        let data = store.read { state -> JSONValue in
+        let data = store.read { state in
             let activities = state.activities.filter {
                 $0.userId == caller && $0.createdOnUtc >= start && $0.createdOnUtc <= end
             }
-            var counts: [Int: Int] = [:]
-            for activity in activities { counts[activity.activityType.rawValue, default: 0] += 1 }
+            var counts: [VideGreniers.UserActivityType: Int] = [:]
+            for activity in activities { counts[activity.activityType, default: 0] += 1 }
             var terms: [String: Int] = [:]
             for term in activities.compactMap(\.searchTerm) where !term.isEmpty { terms[term, default: 0] += 1 }
             let topTerms = terms.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
-            return [
-                "totalActivities": .integer(activities.count),
-                "activityCounts": .object(Dictionary(uniqueKeysWithValues: counts.map { (String($0), .integer($1)) })),
-                "eventsViewed": .integer(counts[VideGreniers.UserActivityType.eventViewed.rawValue] ?? 0),
-                "eventsFavorited": .integer(counts[VideGreniers.UserActivityType.eventFavorited.rawValue] ?? 0),
-                "eventsCreated": .integer(counts[VideGreniers.UserActivityType.eventCreated.rawValue] ?? 0),
-                "searchesPerformed": .integer(counts[VideGreniers.UserActivityType.eventSearched.rawValue] ?? 0),
-                "topSearchTerms": .array(topTerms.map { .string($0.key) }),
-                "lastActivityDate": VideGreniersJSON.date(activities.map(\.createdOnUtc).max()),
-                "periodStart": VideGreniersJSON.date(start),
-                "periodEnd": VideGreniersJSON.date(end),
-            ]
+            return VideGreniers.UserActivityStatisticsDto(
+                totalActivities: activities.count, activityCounts: counts, eventsViewed: counts[.eventViewed] ?? 0,
+                eventsFavorited: counts[.eventFavorited] ?? 0, eventsCreated: counts[.eventCreated] ?? 0,
+                searchesPerformed: counts[.eventSearched] ?? 0, topSearchTerms: topTerms.map(\.key),
+                lastActivityDate: VideGreniersAnswers.date(activities.map(\.createdOnUtc).max()),
+                periodStart: VideGreniersAnswers.date(start), periodEnd: VideGreniersAnswers.date(end))
         }
-        return Self.ok(data, now: now)
+        return try VideGreniersAnswers.ok(data, now: now)
     }
 }

@@ -41,7 +41,8 @@ extension VideGreniersMock {
             return user
         }
         let access = try await accessToken(for: user)
-        return Self.ok(VideGreniersJSON.auth(access: access, refresh: refresh, user: user), now: now)
+        return try VideGreniersAnswers.ok(
+            VideGreniersAnswers.auth(access: access, refresh: refresh, user: user), now: now)
     }
 
     func login(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -62,7 +63,8 @@ extension VideGreniersMock {
             return user
         }
         let access = try await accessToken(for: user)
-        return Self.ok(VideGreniersJSON.auth(access: access, refresh: refresh, user: user), now: now)
+        return try VideGreniersAnswers.ok(
+            VideGreniersAnswers.auth(access: access, refresh: refresh, user: user), now: now)
     }
 
     func refresh(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -96,7 +98,8 @@ extension VideGreniersMock {
             return user
         }
         let access = try await accessToken(for: user)
-        return Self.ok(VideGreniersJSON.auth(access: access, refresh: rotated, user: user), now: now)
+        return try VideGreniersAnswers.ok(
+            VideGreniersAnswers.auth(access: access, refresh: rotated, user: user), now: now)
     }
 
     func logout(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -116,7 +119,7 @@ extension VideGreniersMock {
             state.prune(now: now)
             state.record(.userLogout, user: caller, at: now)
         }
-        return Self.ok(.null, now: now, message: "Logged out")
+        return try VideGreniersAnswers.done("Logged out", now: now)
     }
 
     func currentUser(_ request: MockRequest, now: Double) throws -> MockResponse {
@@ -125,12 +128,9 @@ extension VideGreniersMock {
             guard let user = state.user(caller) else { throw MockError(.unauthorized, "user \(caller) does not exist") }
             return user
         }
-        var data = VideGreniersJSON.authUser(user)
-        if case .object(var members) = data {
-            members["roles"] = .array(user.roles.map(JSONValue.string))
-            members["isAuthenticated"] = true
-            data = .object(members)
-        }
-        return Self.ok(data, now: now)
+        let current = VideGreniers.CurrentUserDto(
+            id: user.id, email: user.email, firstName: user.firstName.isEmpty ? nil : user.firstName,
+            lastName: user.lastName.isEmpty ? nil : user.lastName, roles: user.roles, isAuthenticated: true)
+        return try VideGreniersAnswers.ok(current, now: now)
     }
 }

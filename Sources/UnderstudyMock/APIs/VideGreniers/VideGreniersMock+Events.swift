@@ -28,7 +28,7 @@ extension VideGreniersMock {
         let city = query["city"].map(Self.folded).flatMap { $0.isEmpty ? nil : $0 }
         let hasEntryFee = query["hasEntryFee"].map { $0 == "true" }
 
-        let rows = store.read { state -> [JSONValue] in
+        return try store.read { state in
             var events = state.events.filter { event in
                 guard state.isVisible(event, to: caller) else { return false }
                 if let search, !Self.folded(event.title).contains(search),
@@ -49,21 +49,21 @@ extension VideGreniersMock {
                 if order == .orderedSame { return lhs.id.uuidString < rhs.id.uuidString }
                 return descending ? order == .orderedDescending : order == .orderedAscending
             }
-            return events.map { VideGreniersJSON.event($0, in: state, caller: caller) }
+            let rows = events.map { VideGreniersAnswers.event($0, in: state, caller: caller) }
+            return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, in: state, now: now)
         }
-        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
     }
 
     func event(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = optionalCaller(request)
         let id = try Self.pathID(request, "id")
-        let data = try store.read { state in
+        return try store.read { state in
             guard let event = state.event(id), state.isVisible(event, to: caller) else {
                 throw MockError(.notFound, "event \(id.uuidString.lowercased()) does not exist")
             }
-            return VideGreniersJSON.event(event, in: state, caller: caller)
+            return try VideGreniersAnswers.ok(
+                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
         }
-        return Self.ok(data, now: now)
     }
 
     func nearbyEvents(_ request: MockRequest, now: Double) throws -> MockResponse {
@@ -76,7 +76,7 @@ extension VideGreniersMock {
         if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
         let radius = Double(request.query["radiusKm"].flatMap { Int($0) } ?? 10)
         let limit = request.query["limit"].flatMap { Int($0) } ?? 20
-        let rows = store.read { state -> [JSONValue] in
+        return try store.read { state in
             var found: [(event: Event, distance: Double)] = []
             for event in state.events where state.isVisible(event, to: caller) {
                 let distance = Self.distanceKm(latitude, longitude, event.latitude, event.longitude)
@@ -85,18 +85,18 @@ extension VideGreniersMock {
             found.sort { lhs, rhs in
                 lhs.distance != rhs.distance ? lhs.distance < rhs.distance : lhs.event.startDate < rhs.event.startDate
             }
-            return found.prefix(limit).map {
-                VideGreniersJSON.event($0.event, in: state, caller: caller, distanceKm: $0.distance)
+            let rows = found.prefix(limit).map {
+                VideGreniersAnswers.event($0.event, in: state, caller: caller, distanceKm: $0.distance)
             }
+            return try VideGreniersAnswers.ok(rows, in: state, now: now)
         }
-        return Self.ok(.array(rows), now: now)
     }
 
     func createEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let command = try Self.decode(VideGreniers.CreateEventCommand.self, request)
         let details = VideGreniersEventDetails(command, json: request.json)
-        let data = try await store.write { state -> JSONValue in
+        return try await store.write { state in
             try details.validate(in: state)
             guard let organizer = state.user(caller) else {
                 throw MockError(.unauthorized, "user \(caller) does not exist")
@@ -110,9 +110,9 @@ extension VideGreniersMock {
             details.apply(to: &event)
             state.events.append(event)
             state.record(.eventCreated, user: caller, event: event, at: now)
-            return VideGreniersJSON.event(event, in: state, caller: caller)
+            return try VideGreniersAnswers.ok(
+                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now, status: 201)
         }
-        return Self.ok(data, now: now, status: 201)
     }
 
     func updateEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -120,7 +120,7 @@ extension VideGreniersMock {
         let id = try Self.pathID(request, "id")
         let command = try Self.decode(VideGreniers.UpdateEventCommand.self, request)
         let details = VideGreniersEventDetails(command, json: request.json)
-        let data = try await store.write { state -> JSONValue in
+        return try await store.write { state in
             var problems: [String] = []
             if command.id != id {
                 let (expected, found) = (id.uuidString.lowercased(), command.id.uuidString.lowercased())
@@ -137,15 +137,15 @@ extension VideGreniersMock {
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
             state.record(.eventUpdated, user: caller, event: event, at: now)
-            return VideGreniersJSON.event(event, in: state, caller: caller)
+            return try VideGreniersAnswers.ok(
+                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
         }
-        return Self.ok(data, now: now)
     }
 
     func publishEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
-        let data = try await store.write { state -> JSONValue in
+        return try await store.write { state in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "publish")
             let status = state.events[index].status
             guard status == .draft else {
@@ -157,9 +157,9 @@ extension VideGreniersMock {
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
             state.record(.eventPublished, user: caller, event: event, at: now)
-            return VideGreniersJSON.event(event, in: state, caller: caller)
+            return try VideGreniersAnswers.ok(
+                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
         }
-        return Self.ok(data, now: now)
     }
 
     func cancelEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -167,7 +167,7 @@ extension VideGreniersMock {
         let id = try Self.pathID(request, "id")
         let body = try Self.decode(VideGreniers.CancelEventRequest.self, request)
         let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        let data = try await store.write { state -> JSONValue in
+        return try await store.write { state in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "cancel")
             let status = state.events[index].status
             guard status != .cancelled && status != .completed else {
@@ -187,9 +187,9 @@ extension VideGreniersMock {
                         actionUrl: "videgreniers://events/\(id.uuidString.lowercased())", actionText: "Voir",
                         imageUrl: nil, createdOnUtc: now, eventId: id, eventTitle: event.title))
             }
-            return VideGreniersJSON.event(event, in: state, caller: caller)
+            return try VideGreniersAnswers.ok(
+                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
         }
-        return Self.ok(data, now: now)
     }
 
     // MARK: Helpers

@@ -6,22 +6,22 @@ extension VideGreniersMock {
     func favorites(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
         let (page, pageSize) = try Self.paging(request)
-        let rows = store.read { state in
-            state.favorites
+        return try store.read { state in
+            let rows = state.favorites
                 .filter { $0.userId == caller }
                 .sorted {
                     $0.createdOnUtc != $1.createdOnUtc
                         ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
                 }
-                .compactMap { VideGreniersJSON.favorite($0, in: state) }
+                .compactMap { VideGreniersAnswers.favorite($0, in: state) }
+            return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, in: state, now: now)
         }
-        return .json(VideGreniersJSON.page(rows, page: page, pageSize: pageSize, now: now))
     }
 
     func addFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let eventId = try Self.pathID(request, "eventId")
-        let data = try await store.write { state -> JSONValue in
+        return try await store.write { state in
             let event = try Self.visibleEvent(eventId, to: caller, in: state)
             guard !state.isFavorite(eventId, of: caller) else {
                 throw MockError(.conflict, "eventId: event \(eventId.uuidString.lowercased()) is already a favorite")
@@ -30,9 +30,9 @@ extension VideGreniersMock {
                 id: state.nextID(), userId: caller, eventId: eventId, createdOnUtc: now, status: .active)
             state.favorites.append(favorite)
             state.record(.eventFavorited, user: caller, event: event, at: now)
-            return VideGreniersJSON.favorite(favorite, in: state) ?? .null
+            return try VideGreniersAnswers.ok(
+                VideGreniersAnswers.favorite(favorite, in: state), in: state, now: now, status: 201)
         }
-        return Self.ok(data, now: now, status: 201)
     }
 
     func removeFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -45,7 +45,7 @@ extension VideGreniersMock {
             state.favorites.remove(at: index)
             state.record(.eventUnfavorited, user: caller, event: state.event(eventId), at: now)
         }
-        return Self.ok(.null, now: now, message: "Removed from favorites")
+        return try VideGreniersAnswers.done("Removed from favorites", now: now)
     }
 
     func toggleFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -63,10 +63,9 @@ extension VideGreniersMock {
             state.record(.eventFavorited, user: caller, event: event, at: now)
             return true
         }
-        let data: JSONValue = [
-            "eventId": VideGreniersJSON.id(eventId), "isFavorite": .bool(added), "action": added ? "added" : "removed",
-        ]
-        return Self.ok(data, now: now)
+        let toggle = VideGreniers.FavoriteToggleDto(
+            eventId: eventId, isFavorite: added, action: added ? .added : .removed)
+        return try VideGreniersAnswers.ok(toggle, now: now)
     }
 
     /// For each id of the body, whether it is one of the caller's favorites; ids that are not UUIDs (the
@@ -74,14 +73,12 @@ extension VideGreniersMock {
     func favoriteStatus(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
         let ids = try Self.decode([String].self, request)
-        let data = store.read { state -> JSONValue in
-            var map: [String: JSONValue] = [:]
-            for text in ids {
-                map[text] = .bool(UUID(uuidString: text).map { state.isFavorite($0, of: caller) } ?? false)
+        let statuses = store.read { state in
+            Dictionary(ids.map { ($0, UUID(uuidString: $0).map { state.isFavorite($0, of: caller) } ?? false) }) {
+                first, _ in first
             }
-            return .object(map)
         }
-        return Self.ok(data, now: now)
+        return try VideGreniersAnswers.ok(statuses, now: now)
     }
 
     /// The caller's favorites whose event starts between now and `daysAhead` days from now, soonest
@@ -90,7 +87,7 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let days = request.query["daysAhead"].flatMap { Int($0) } ?? 7
         let horizon = now + Double(days) * 86_400
-        let rows = store.read { state -> [JSONValue] in
+        return try store.read { state in
             var found: [(favorite: Favorite, start: Double)] = []
             for favorite in state.favorites where favorite.userId == caller {
                 guard let event = state.event(favorite.eventId), event.status != .cancelled else { continue }
@@ -99,9 +96,9 @@ extension VideGreniersMock {
             found.sort { lhs, rhs in
                 lhs.start != rhs.start ? lhs.start < rhs.start : lhs.favorite.id.uuidString < rhs.favorite.id.uuidString
             }
-            return found.compactMap { VideGreniersJSON.favorite($0.favorite, in: state) }
+            let rows = found.compactMap { VideGreniersAnswers.favorite($0.favorite, in: state) }
+            return try VideGreniersAnswers.ok(rows, in: state, now: now)
         }
-        return Self.ok(.array(rows), now: now)
     }
 
     /// An event the caller may see, or 404.

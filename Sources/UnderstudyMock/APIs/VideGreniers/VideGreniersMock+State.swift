@@ -6,7 +6,7 @@ extension VideGreniersMock {
     /// Everything the VideGreniers mock remembers, persisted row by row.
     ///
     /// Instants are seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`); answers write them as
-    /// ISO 8601 strings (``VideGreniersJSON/date(_:)``). Amounts keep their JSON literal (`"2.00"`),
+    /// ISO 8601 strings (``VideGreniersAnswers/date(_:)``). Amounts keep their JSON literal (`"2.00"`),
     /// as a .NET `decimal` keeps its scale.
     struct State: StoredState {
         var users = StateTable<User>(groups: { [State.emailGroup($0.email)] })

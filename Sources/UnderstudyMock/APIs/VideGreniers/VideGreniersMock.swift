@@ -121,11 +121,14 @@ public struct VideGreniersMock: MockBehaviour {
         }
     }
 
-    /// The API's envelope, stamped with the mock's clock (the spec's generated bodies use a fixed instant).
+    /// The spec's error envelope, stamped with the mock's clock (the spec's own bodies use a fixed instant).
     public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
-        .json(
-            error.body ?? VideGreniersJSON.failure(error.status, error.messages, now: now),
-            status: error.status.rawValue, headers: error.headers)
+        var body = error.body ?? spec.errorEnvelope.make(error.status, error.messages)
+        if error.body == nil, case .object(var members) = body {
+            members["timestamp"] = .string(VideGreniersAnswers.date(now).formatted(.iso8601))
+            body = .object(members)
+        }
+        return .json(body, status: error.status.rawValue, headers: error.headers)
     }
 
     /// ASP.NET Core binds `[FromBody]` from JSON only and answers 415 to any other media type, forms included.
@@ -151,7 +154,8 @@ public struct VideGreniersMock: MockBehaviour {
                 RefreshToken(token: refresh, userId: match.id, expiresAt: now + Self.refreshTokenLifetime))
             return match
         }
-        return VideGreniersJSON.auth(access: try await accessToken(for: found), refresh: refresh, user: found)
+        let auth = VideGreniersAnswers.auth(access: try await accessToken(for: found), refresh: refresh, user: found)
+        return try VideGreniers.spec.wireJSON(auth)
     }
 
     public func startupNotes() async -> [String] {
@@ -204,10 +208,6 @@ public struct VideGreniersMock: MockBehaviour {
             throw MockError(.badRequest, "\(name): must be a UUID")
         }
         return id
-    }
-
-    static func ok(_ data: JSONValue, now: Double, status: Int = 200, message: String? = nil) -> MockResponse {
-        .json(VideGreniersJSON.envelope(data, now: now, message: message), status: status)
     }
 
     /// `page` and `pageSize` (validated by the engine: page ≥ 1, 1 ≤ pageSize ≤ 100).

@@ -78,6 +78,13 @@ extension VideGreniers {
         public let refreshToken: String
         public let expiresIn: Int
         public let user: AuthUserDto
+
+        public init(accessToken: String, refreshToken: String, expiresIn: Int, user: AuthUserDto) {
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+            self.expiresIn = expiresIn
+            self.user = user
+        }
     }
 
     /// The user inside an ``AuthResponse``.
@@ -88,6 +95,13 @@ extension VideGreniers {
         public let email: String
         public let firstName: String?
         public let lastName: String?
+
+        public init(id: UUID, email: String, firstName: String?, lastName: String?) {
+            self.id = id
+            self.email = email
+            self.firstName = firstName
+            self.lastName = lastName
+        }
     }
 
     /// The payload of `GET /api/auth/me`.
@@ -100,6 +114,17 @@ extension VideGreniers {
         public let lastName: String?
         public let roles: [String]
         public let isAuthenticated: Bool
+
+        public init(
+            id: UUID, email: String, firstName: String?, lastName: String?, roles: [String], isAuthenticated: Bool
+        ) {
+            self.id = id
+            self.email = email
+            self.firstName = firstName
+            self.lastName = lastName
+            self.roles = roles
+            self.isAuthenticated = isAuthenticated
+        }
     }
 }
 

@@ -15,6 +15,14 @@ extension VideGreniers {
         public let message: String?
         public let errors: [String]?
         public let timestamp: Date
+
+        public init(data: T?, success: Bool, message: String?, errors: [String]?, timestamp: Date) {
+            self.data = data
+            self.success = success
+            self.message = message
+            self.errors = errors
+            self.timestamp = timestamp
+        }
     }
 
     /// The envelope around a page of results, as the document declares it.
@@ -25,6 +33,18 @@ extension VideGreniers {
         public let errors: [String]?
         public let timestamp: Date
         public let pagination: PaginationMetadata
+
+        public init(
+            data: [T], success: Bool, message: String?, errors: [String]?, timestamp: Date,
+            pagination: PaginationMetadata
+        ) {
+            self.data = data
+            self.success = success
+            self.message = message
+            self.errors = errors
+            self.timestamp = timestamp
+            self.pagination = pagination
+        }
     }
 
     /// The page metadata of a ``PaginatedApiResponse``.
@@ -35,6 +55,17 @@ extension VideGreniers {
         public let totalCount: Int
         public let hasPreviousPage: Bool
         public let hasNextPage: Bool
+
+        public init(
+            page: Int, pageSize: Int, totalPages: Int, totalCount: Int, hasPreviousPage: Bool, hasNextPage: Bool
+        ) {
+            self.page = page
+            self.pageSize = pageSize
+            self.totalPages = totalPages
+            self.totalCount = totalCount
+            self.hasPreviousPage = hasPreviousPage
+            self.hasNextPage = hasNextPage
+        }
     }
 
     /// A placeholder for the `T` of an ``ApiResponse`` whose payload the document leaves out (errors,

@@ -38,6 +38,43 @@ extension VideGreniers {
         /// Only when the caller is authenticated.
         public let isFavorite: Bool?
         public let favoriteCount: Int
+
+        public init(
+            id: UUID, title: String, description: String, location: LocationDto, startDate: Date, endDate: Date,
+            status: EventStatus, eventType: EventType, contactEmail: String?, contactPhone: String?,
+            specialInstructions: String?, entryFeeAmount: Decimal?, entryFeeCurrency: String?, allowsEarlyBird: Bool,
+            earlyBirdTime: String?, earlyBirdFeeAmount: Decimal?, earlyBirdFeeCurrency: String?, publishedOnUtc: Date?,
+            createdOnUtc: Date, modifiedOnUtc: Date?, organizerName: String?, categoryName: String?,
+            categoryIcon: String?, categoryColor: String?, distanceKm: Double?, isFavorite: Bool?, favoriteCount: Int
+        ) {
+            self.id = id
+            self.title = title
+            self.description = description
+            self.location = location
+            self.startDate = startDate
+            self.endDate = endDate
+            self.status = status
+            self.eventType = eventType
+            self.contactEmail = contactEmail
+            self.contactPhone = contactPhone
+            self.specialInstructions = specialInstructions
+            self.entryFeeAmount = entryFeeAmount
+            self.entryFeeCurrency = entryFeeCurrency
+            self.allowsEarlyBird = allowsEarlyBird
+            self.earlyBirdTime = earlyBirdTime
+            self.earlyBirdFeeAmount = earlyBirdFeeAmount
+            self.earlyBirdFeeCurrency = earlyBirdFeeCurrency
+            self.publishedOnUtc = publishedOnUtc
+            self.createdOnUtc = createdOnUtc
+            self.modifiedOnUtc = modifiedOnUtc
+            self.organizerName = organizerName
+            self.categoryName = categoryName
+            self.categoryIcon = categoryIcon
+            self.categoryColor = categoryColor
+            self.distanceKm = distanceKm
+            self.isFavorite = isFavorite
+            self.favoriteCount = favoriteCount
+        }
     }
 
     /// Where an event takes place, as the document declares it.
@@ -49,6 +86,19 @@ extension VideGreniers {
         public let state: String?
         public let latitude: Double
         public let longitude: Double
+
+        public init(
+            street: String, city: String, postalCode: String, country: String, state: String?, latitude: Double,
+            longitude: Double
+        ) {
+            self.street = street
+            self.city = city
+            self.postalCode = postalCode
+            self.country = country
+            self.state = state
+            self.latitude = latitude
+            self.longitude = longitude
+        }
     }
 
     /// The life cycle of an event, as the document declares it.

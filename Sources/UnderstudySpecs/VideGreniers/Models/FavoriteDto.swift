@@ -10,6 +10,16 @@ extension VideGreniers {
         public let event: EventDto
         public let createdOnUtc: Date
         public let status: FavoriteStatus
+
+        public init(id: UUID, userId: UUID, eventId: UUID, event: EventDto, createdOnUtc: Date, status: FavoriteStatus)
+        {
+            self.id = id
+            self.userId = userId
+            self.eventId = eventId
+            self.event = event
+            self.createdOnUtc = createdOnUtc
+            self.status = status
+        }
     }
 
     /// Whether a favorite is current, as the document declares it (`CaseIterable` added so its values are known).
@@ -25,6 +35,12 @@ extension VideGreniers {
         public let eventId: UUID
         public let isFavorite: Bool
         public let action: FavoriteAction
+
+        public init(eventId: UUID, isFavorite: Bool, action: FavoriteAction) {
+            self.eventId = eventId
+            self.isFavorite = isFavorite
+            self.action = action
+        }
     }
 
     /// What a toggle did: the document's example says `"added" // or "removed"`.

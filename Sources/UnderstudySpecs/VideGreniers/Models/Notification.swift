@@ -23,6 +23,28 @@ extension VideGreniers {
         // Computed
         public let isUnread: Bool
         public let typeDisplayName: String
+
+        public init(
+            id: UUID, title: String, message: String, type: NotificationType, status: NotificationStatus,
+            readOnUtc: Date?, sentOnUtc: Date?, actionUrl: String?, actionText: String?, imageUrl: String?,
+            createdOnUtc: Date, eventId: UUID?, eventTitle: String?, isUnread: Bool, typeDisplayName: String
+        ) {
+            self.id = id
+            self.title = title
+            self.message = message
+            self.type = type
+            self.status = status
+            self.readOnUtc = readOnUtc
+            self.sentOnUtc = sentOnUtc
+            self.actionUrl = actionUrl
+            self.actionText = actionText
+            self.imageUrl = imageUrl
+            self.createdOnUtc = createdOnUtc
+            self.eventId = eventId
+            self.eventTitle = eventTitle
+            self.isUnread = isUnread
+            self.typeDisplayName = typeDisplayName
+        }
     }
 
     /// The kind of a notification, as the document declares it (`CaseIterable` added so its values are known).

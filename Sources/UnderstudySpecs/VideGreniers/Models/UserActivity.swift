@@ -11,6 +11,19 @@ extension VideGreniers {
         public let searchTerm: String?
         public let metadata: String?
         public let createdOnUtc: Date
+
+        public init(
+            id: UUID, activityType: UserActivityType, eventId: UUID?, eventTitle: String?, searchTerm: String?,
+            metadata: String?, createdOnUtc: Date
+        ) {
+            self.id = id
+            self.activityType = activityType
+            self.eventId = eventId
+            self.eventTitle = eventTitle
+            self.searchTerm = searchTerm
+            self.metadata = metadata
+            self.createdOnUtc = createdOnUtc
+        }
     }
 
     /// Activity counts over a period, as the document declares them.
@@ -30,6 +43,23 @@ extension VideGreniers {
         public let lastActivityDate: Date?
         public let periodStart: Date
         public let periodEnd: Date
+
+        public init(
+            totalActivities: Int, activityCounts: [UserActivityType: Int], eventsViewed: Int, eventsFavorited: Int,
+            eventsCreated: Int, searchesPerformed: Int, topSearchTerms: [String], lastActivityDate: Date?,
+            periodStart: Date, periodEnd: Date
+        ) {
+            self.totalActivities = totalActivities
+            self.activityCounts = activityCounts
+            self.eventsViewed = eventsViewed
+            self.eventsFavorited = eventsFavorited
+            self.eventsCreated = eventsCreated
+            self.searchesPerformed = searchesPerformed
+            self.topSearchTerms = topSearchTerms
+            self.lastActivityDate = lastActivityDate
+            self.periodStart = periodStart
+            self.periodEnd = periodEnd
+        }
 
         // Helper computed properties
         public var averageActivitiesPerDay: Double {

@@ -16,6 +16,22 @@ extension VideGreniers {
         public let fullName: String
         public let createdEventsCount: Int
         public let favoritesCount: Int
+
+        public init(
+            id: UUID, firstName: String, lastName: String, email: String, phoneNumber: String?, createdOnUtc: Date,
+            modifiedOnUtc: Date?, fullName: String, createdEventsCount: Int, favoritesCount: Int
+        ) {
+            self.id = id
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+            self.phoneNumber = phoneNumber
+            self.createdOnUtc = createdOnUtc
+            self.modifiedOnUtc = modifiedOnUtc
+            self.fullName = fullName
+            self.createdEventsCount = createdEventsCount
+            self.favoritesCount = favoritesCount
+        }
     }
 
     /// The body of `PUT /api/user/profile`.
@@ -66,6 +82,19 @@ extension VideGreniers {
         public let accountCreatedDate: Date
         public let lastLoginDate: Date?
         public let daysActive: Int
+
+        public init(
+            totalFavorites: Int, totalEventsCreated: Int, totalNotifications: Int, unreadNotifications: Int,
+            accountCreatedDate: Date, lastLoginDate: Date?, daysActive: Int
+        ) {
+            self.totalFavorites = totalFavorites
+            self.totalEventsCreated = totalEventsCreated
+            self.totalNotifications = totalNotifications
+            self.unreadNotifications = unreadNotifications
+            self.accountCreatedDate = accountCreatedDate
+            self.lastLoginDate = lastLoginDate
+            self.daysActive = daysActive
+        }
     }
 }
 

@@ -1,0 +1,40 @@
+import Foundation
+
+extension APISpec {
+    /// `model` as this API's server writes it, so a mock builds its answers from the spec's own models:
+    /// - encoded with ``wire`` (dates, keys), keys sorted;
+    /// - every optional key of the model's schema present, `null` when empty, when the server always sends
+    ///   them (``optionalKeys`` is `.alwaysPresent`); left out otherwise;
+    /// - UUIDs lower-case, as servers write them (Foundation alone writes them upper-case).
+    ///
+    /// ```swift
+    /// let body = try VideGreniers.spec.wireJSON(event)   // {"id": "3f2a…", "state": null, ...}
+    /// ```
+    public func wireJSON<Model: Encodable>(_ model: Model) throws -> JSONValue {
+        let value = try JSONValue(parsing: wire.makeEncoder().encode(model))
+        return shaped(value, as: definitions[SchemaInference.name(of: Model.self)] ?? .any)
+    }
+
+    private func shaped(_ value: JSONValue, as schema: Schema) -> JSONValue {
+        switch (schema, value) {
+        case (.ref(let name), _): return definitions[name].map { shaped(value, as: $0) } ?? value
+        case (.nullable(let inner), _): return value == .null ? value : shaped(value, as: inner)
+        case (.string(let constraints), .string(let text)) where constraints.format == .uuid:
+            return .string(text.lowercased())
+        case (.array(let array), .array(let elements)):
+            return .array(elements.map { shaped($0, as: array.items) })
+        case (.map(let map), .object(let members)):
+            return .object(members.mapValues { shaped($0, as: map.values) })
+        case (.object(let object), .object(var members)):
+            for property in object.properties {
+                if let member = members[property.name] {
+                    members[property.name] = shaped(member, as: property.schema)
+                } else if optionalKeys == .alwaysPresent && !property.required && property.access != .writeOnly {
+                    members[property.name] = .null
+                }
+            }
+            return .object(members)
+        default: return value
+        }
+    }
+}
