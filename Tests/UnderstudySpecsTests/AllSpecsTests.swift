@@ -70,7 +70,9 @@ struct AllSpecsTests {
                 if let model = endpoint.request {
                     let request = try #require(fixture.request, "\(endpoint.id) has no request fixture")
                     let findings = BodyCheck.findings(request.serializedBytes(), model: model, spec: spec)
-                    #expect(findings.filter { $0.severity == .error }.map(\.summary) == [], "\(spec.id) \(endpoint.id) request")
+                    #expect(
+                        findings.filter { $0.severity == .error }.map(\.summary) == [],
+                        "\(spec.id) \(endpoint.id) request")
                 }
                 for (status, body) in fixture.responses {
                     let model = status == endpoint.success.rawValue ? endpoint.response : spec.errorEnvelope.model
@@ -79,7 +81,9 @@ struct AllSpecsTests {
                         continue
                     }
                     let findings = BodyCheck.findings(body.serializedBytes(), model: model, spec: spec)
-                    #expect(findings.filter { $0.severity == .error }.map(\.summary) == [], "\(spec.id) \(endpoint.id) \(status)")
+                    #expect(
+                        findings.filter { $0.severity == .error }.map(\.summary) == [],
+                        "\(spec.id) \(endpoint.id) \(status)")
                 }
                 let statuses = Set([endpoint.success.rawValue] + endpoint.errors.map(\.rawValue))
                 #expect(Set(fixture.responses.keys) == statuses, "\(endpoint.id)")
@@ -94,7 +98,9 @@ struct AllSpecsTests {
             #expect(first == second, "\(spec.id)")
             for fixture in spec.fixtures(seed: 9) {
                 let read = try EndpointFixture(json: try JSONValue(parsing: fixture.jsonValue.serialized(.pretty)))
-                #expect(read.endpoint == fixture.endpoint && read.responses == fixture.responses && read.request == fixture.request)
+                #expect(
+                    read.endpoint == fixture.endpoint && read.responses == fixture.responses
+                        && read.request == fixture.request)
             }
         }
     }
@@ -140,5 +146,30 @@ struct AllSpecsTests {
             }
             #expect(references.subtracting(spec.definitions.keys) == [], "\(spec.id)")
         }
+    }
+
+    /// `wireJSON` writes a model as its server does: ASP.NET's System.Text.Json writes every property (`null`
+    /// when empty) and lower-case GUIDs; apinest's MongoDB documents leave unset members out; 42's Rails
+    /// server writes nulls, in a bare list too.
+    @Test func modelsAreWrittenAsTheServerWritesThem() throws {
+        let id = try #require(UUID(uuidString: "3F2A9C4E-0B1D-4E5F-8A6B-7C8D9E0F1A2B"))
+        let toggle = VideGreniers.ApiResponse(
+            data: VideGreniers.FavoriteToggleDto(eventId: id, isFavorite: true, action: .added), success: true,
+            message: nil, errors: nil, timestamp: Date(timeIntervalSince1970: 1_763_217_000))
+        #expect(
+            try VideGreniers.spec.wireJSON(toggle) == [
+                "data": ["eventId": "3f2a9c4e-0b1d-4e5f-8a6b-7c8d9e0f1a2b", "isFavorite": true, "action": "added"],
+                "success": true, "message": nil, "errors": nil, "timestamp": "2025-11-15T14:30:00Z",
+            ])
+        let badge = Apinest.Badge(
+            id: "65a1b2c3d4e5f6a7b8c9d0e1", name: "First Host", description: "Create your first activity.",
+            iconUrl: nil, rarity: .common, category: .creation, earnedAt: nil)
+        #expect(
+            try Achievements.spec.wireJSON(badge) == [
+                "_id": "65a1b2c3d4e5f6a7b8c9d0e1", "name": "First Host", "description": "Create your first activity.",
+                "rarity": "common", "category": "creation",
+            ])
+        let member = Intra42.CoalitionUser(coalitionId: 45, score: 1_200, rank: nil)
+        #expect(try Intra42.spec.wireJSON([member]) == [["coalition_id": 45, "score": 1_200, "rank": nil]])
     }
 }

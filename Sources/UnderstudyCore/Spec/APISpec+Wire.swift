@@ -12,7 +12,15 @@ extension APISpec {
     /// ```
     public func wireJSON<Model: Encodable>(_ model: Model) throws -> JSONValue {
         let value = try JSONValue(parsing: wire.makeEncoder().encode(model))
-        return shaped(value, as: definitions[SchemaInference.name(of: Model.self)] ?? .any)
+        // A bare list (`[CoalitionUser]`) is not a definition of its own: each element is shaped as its model.
+        if let models = model as? [any Encodable], case .array(let elements) = value {
+            return .array(zip(elements, models).map { shaped($0, as: schema(of: type(of: $1))) })
+        }
+        return shaped(value, as: schema(of: Model.self))
+    }
+
+    private func schema(of model: Any.Type) -> Schema {
+        definitions[SchemaInference.name(of: model)] ?? .any
     }
 
     private func shaped(_ value: JSONValue, as schema: Schema) -> JSONValue {

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 extension Intra42Mock {
     // MARK: Users
@@ -44,14 +45,11 @@ extension Intra42Mock {
     func coalitionsUsers(_ request: MockRequest) throws -> MockResponse {
         try store.read { state throws in
             let user = try pathUser(request, in: state)
-            let rows: [JSONValue] = state.memberships.filter { $0.userID == user.id }.map { membership in
-                [
-                    "coalition_id": .integer(membership.coalitionID),
-                    "score": membership.score.map(JSONValue.integer) ?? .null,
-                    "rank": membership.rank.map(JSONValue.integer) ?? .null,
-                ]
+            let rows = state.memberships.filter { $0.userID == user.id }.map { membership in
+                Intra42.CoalitionUser(
+                    coalitionId: membership.coalitionID, score: membership.score, rank: membership.rank)
             }
-            return .json(.array(rows))
+            return try .json(encoding: rows, as: Intra42.spec)
         }
     }
 

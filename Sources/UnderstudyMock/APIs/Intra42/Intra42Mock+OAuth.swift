@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 extension Intra42Mock {
     /// `POST /oauth/token`: the three grants the app uses, answered as Doorkeeper (the 42 API's OAuth
@@ -48,17 +49,16 @@ extension Intra42Mock {
                     "The authorization grant type is not supported by the authorization server.")
             }
         }
-        return .json(tokenJSON(record), headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")])
+        return try .json(
+            encoding: token(record), as: Intra42.spec, headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")])
     }
 
     /// The body of a token answer.
-    func tokenJSON(_ record: Intra42TokenRecord) -> JSONValue {
-        [
-            "access_token": .string(record.accessToken), "token_type": "bearer",
-            "expires_in": .integer(record.expiresIn),
-            "refresh_token": record.refreshToken.map(JSONValue.string) ?? .null,
-            "scope": .string(record.scopes.joined(separator: " ")), "created_at": .integer(record.createdAt),
-        ]
+    func token(_ record: Intra42TokenRecord) -> Intra42.TokenResponse {
+        Intra42.TokenResponse(
+            accessToken: record.accessToken, tokenType: "bearer", expiresIn: record.expiresIn,
+            refreshToken: record.refreshToken, scope: record.scopes.joined(separator: " "),
+            createdAt: record.createdAt)
     }
 
     /// Issues a grant: a new access token, and a refresh token for users. Grants that expired a day ago

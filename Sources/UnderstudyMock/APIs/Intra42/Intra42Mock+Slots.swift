@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 extension Intra42Mock {
     /// Slots are cut into quarters of an hour, as the intranet shows and books them.
@@ -14,15 +15,15 @@ extension Intra42Mock {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
         let id = try currentUserID(request)
         let range = try Intra42Filters.range("begin_at", in: request.query)
-        return store.read { state in
-            let rows = state.slots
+        return try store.read { state in
+            let rows = try state.slots
                 .filter { slot in
                     guard slot.userID == id else { return false }
                     guard let range else { return true }
                     return Intra42Time.parse(slot.beginAt).map(range.contains) ?? false
                 }
                 .sorted { ($0.beginAt, $0.id) < ($1.beginAt, $1.id) }
-                .map { Self.slotJSON($0, in: state) }
+                .map { try Self.slot($0, in: state) }
             return Intra42Page(request.query).response(rows, for: request)
         }
     }
@@ -92,7 +93,7 @@ extension Intra42Mock {
                 cursor = stop
             }
             for slot in created { state.slots.append(slot) }
-            return created.map { Self.slotJSON($0, in: state) }
+            return try created.map { try Self.slot($0, in: state) }
         }
         return .json(.array(created), status: 201)
     }
@@ -119,15 +120,13 @@ extension Intra42Mock {
     }
 
     /// A `Slot` as the API writes it: `user` is `{id, login, url}`, `scale_team` `null` while free.
-    static func slotJSON(_ slot: Intra42SlotRecord, in state: Intra42State) -> JSONValue {
+    static func slot(_ slot: Intra42SlotRecord, in state: Intra42State) throws -> JSONValue {
         let login = state.user(slot.userID)?.login ?? String(slot.userID)
-        return [
-            "id": .integer(slot.id), "begin_at": .string(slot.beginAt), "end_at": .string(slot.endAt),
-            "scale_team": slot.scaleTeam ?? .null,
-            "user": [
-                "id": .integer(slot.userID), "login": .string(login),
-                "url": .string("https://api.intra.42.fr/v2/users/\(login)"),
-            ],
+        let user: JSONValue = [
+            "id": .integer(slot.userID), "login": .string(login),
+            "url": .string("https://api.intra.42.fr/v2/users/\(login)"),
         ]
+        return try Intra42.spec.wireJSON(
+            Intra42.Slot(id: slot.id, beginAt: slot.beginAt, endAt: slot.endAt, scaleTeam: slot.scaleTeam, user: user))
     }
 }

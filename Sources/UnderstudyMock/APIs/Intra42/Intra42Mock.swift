@@ -164,7 +164,7 @@ public struct Intra42Mock: MockBehaviour {
                 issue(&state, userID: found.id, scopes: Intra42Application.scopes, refresh: true, now: now), found.login
             )
         }
-        var json = tokenJSON(record)
+        var json = try Intra42.spec.wireJSON(token(record))
         if case .object(var members) = json {
             members["login"] = .string(login)
             members["user_id"] = record.userID.map(JSONValue.integer) ?? .null

@@ -31,6 +31,12 @@ extension Intra42 {
         public let score: Int?
         public let rank: Int?
 
+        public init(coalitionId: Int, score: Int?, rank: Int?) {
+            self.coalitionId = coalitionId
+            self.score = score
+            self.rank = rank
+        }
+
         enum CodingKeys: String, CodingKey {
             case coalitionId = "coalition_id"
             case score

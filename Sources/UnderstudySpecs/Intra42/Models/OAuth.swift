@@ -45,6 +45,17 @@ extension Intra42 {
         /// Seconds since 1970.
         public let createdAt: Int
 
+        public init(
+            accessToken: String, tokenType: String, expiresIn: Int, refreshToken: String?, scope: String, createdAt: Int
+        ) {
+            self.accessToken = accessToken
+            self.tokenType = tokenType
+            self.expiresIn = expiresIn
+            self.refreshToken = refreshToken
+            self.scope = scope
+            self.createdAt = createdAt
+        }
+
         enum CodingKeys: String, CodingKey {
             case accessToken = "access_token"
             case tokenType = "token_type"

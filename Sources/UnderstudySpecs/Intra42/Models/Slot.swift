@@ -12,6 +12,14 @@ extension Intra42 {
         public let scaleTeam: JSONValue?
         public let user: JSONValue
 
+        public init(id: Int, beginAt: String, endAt: String, scaleTeam: JSONValue?, user: JSONValue) {
+            self.id = id
+            self.beginAt = beginAt
+            self.endAt = endAt
+            self.scaleTeam = scaleTeam
+            self.user = user
+        }
+
         enum CodingKeys: String, CodingKey {
             case id
             case beginAt = "begin_at"
