@@ -101,24 +101,32 @@ public struct FixtureMock: MockBehaviour {
         }
         status = response.status ?? status
         var random = SeededRandom(seed: seed).derived("\(spec.id) \(endpoint.id) \(status)")
-        var headers: [(name: String, value: String)] = []
         guard let mediaType = response.mediaType else {
-            headers += declaredHeaders(response, spec: spec, random: &random, taken: [])
-            return .empty(status: status, headers: headers)
+            return .empty(status: status, headers: declaredHeaders(response, spec: spec, random: &random, taken: []))
         }
         let body = try self.body(
             response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
             random: &random)
-        headers.append(("Content-Type", mediaType))
-        if status == endpoint.success.rawValue, case .json(let value) = body {
-            headers += Self.paginationHeaders(endpoint.pagination, body: value, path: spec.basePath + request.path)
-        }
-        headers += declaredHeaders(
-            response, spec: spec, random: &random, taken: Set(headers.map { $0.name.lowercased() }))
+        var headers: [(name: String, value: String)] = [("Content-Type", mediaType)]
+        let bytes: [UInt8]
         switch body {
-        case .json(let value): return MockResponse(status: status, headers: headers, body: value.serializedBytes())
-        case .bytes(let bytes): return MockResponse(status: status, headers: headers, body: bytes)
+        case .json(.array(let rows)) where status == endpoint.success.rawValue && endpoint.pagination == .linkHeader:
+            let page = LinkHeaderPage(request.query).paging(rows, for: request, path: spec.basePath + request.path)
+            headers += page.headers
+            bytes = JSONValue.array(page.rows).serializedBytes()
+        case .json(let value):
+            if status == endpoint.success.rawValue, endpoint.pagination == .range {
+                let count = value.arrayValue?.count ?? 0
+                headers.append(("Content-Range", count == 0 ? "*/0" : "0-\(count - 1)/\(count)"))
+            }
+            bytes = value.serializedBytes()
+        case .bytes(let raw): bytes = raw
         }
+        // A single page has no `Link` (api-pagination leaves it out): the declared header gets no made-up value.
+        var taken = Set(headers.map { $0.name.lowercased() })
+        if status == endpoint.success.rawValue, endpoint.pagination == .linkHeader { taken.insert("link") }
+        headers += declaredHeaders(response, spec: spec, random: &random, taken: taken)
+        return MockResponse(status: status, headers: headers, body: bytes)
     }
 
     /// An error in the response the endpoint documents for its status (else `default`): its media type, and a
@@ -210,23 +218,6 @@ public struct FixtureMock: MockBehaviour {
             case .bool(let bool): (header.name, String(bool))
             case let value: (header.name, value.serialized())
             }
-        }
-    }
-
-    /// The headers a paged list carries in the API's style, for one page holding every item of `body`.
-    static func paginationHeaders(_ pagination: Pagination, body: JSONValue, path: String)
-        -> [(name: String, value: String)]
-    {
-        let count = body.arrayValue?.count ?? 0
-        switch pagination {
-        case .none, .pageInBody: return []
-        case .linkHeader:
-            return [
-                ("Link", "<\(path)?page=1>; rel=\"first\", <\(path)?page=1>; rel=\"last\""), ("X-Page", "1"),
-                ("X-Per-Page", String(max(count, 1))), ("X-Total", String(count)),
-            ]
-        case .range:
-            return [("Content-Range", count == 0 ? "*/0" : "0-\(count - 1)/\(count)")]
         }
     }
 }

@@ -59,7 +59,7 @@ extension Intra42Mock {
         return try store.read { state throws in
             let user = try pathUser(request, in: state)
             let rows = state.projectsUsers.filter { $0.userID == user.id }.map(\.body)
-            return Intra42Page(request.query).response(rows, for: request)
+            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 
@@ -76,7 +76,7 @@ extension Intra42Mock {
                 state.locations.filter { $0.userID == user.id },
                 active: Intra42Filters.flag("active", in: request.query),
                 range: range)
-            return Intra42Page(request.query).response(rows, for: request)
+            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 
@@ -89,7 +89,7 @@ extension Intra42Mock {
             let rows = Self.locations(
                 state.locations.filter { $0.body["campus_id"] == campus["id"] },
                 active: Intra42Filters.flag("active", in: request.query), range: nil)
-            return Intra42Page(request.query).response(rows, for: request)
+            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 
@@ -211,7 +211,7 @@ extension Intra42Mock {
                     return (begin > now) == future
                 }
                 .sorted { Self.descending($0, $1, by: "begin_at") }
-            return Intra42Page(request.query).response(rows, for: request)
+            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 
@@ -226,7 +226,7 @@ extension Intra42Mock {
                 .filter { text.isEmpty || $0.login.lowercased().contains(text) }
                 .sorted { $0.login < $1.login }
                 .map(\.summary)
-            return Intra42Page(request.query).response(rows, for: request)
+            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 }

@@ -24,7 +24,7 @@ extension Intra42Mock {
                 }
                 .sorted { ($0.beginAt, $0.id) < ($1.beginAt, $1.id) }
                 .map { try Self.slot($0, in: state) }
-            return Intra42Page(request.query).response(rows, for: request)
+            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import UnderstudyCore
+
+/// A page of a list paged as ``Pagination/linkHeader`` declares, the style of the 42 API (Rails' api-pagination):
+/// `page[number]`/`page[size]`, or the older `page`/`per_page` (the bracket form wins when both are sent), 30 a
+/// page by default and at most 100. Stateful overlays and the fixture answers page alike.
+///
+/// The answer carries the headers the API's pagination writes: `X-Page`, `X-Per-Page`, `X-Total` (the
+/// number of records) and `Link` with `first` and `prev` after the first page and `next` and `last` before
+/// the last one. Link URLs are absolute when the request names its host (`Host`, or `X-Forwarded-Host` and
+/// `X-Forwarded-Proto` behind a proxy) and path-absolute otherwise; they keep every other query parameter
+/// and the request's pagination style, percent-encoded as Rails writes them (`page%5Bnumber%5D=2`).
+struct LinkHeaderPage {
+    static let defaultSize = 30
+    static let maximumSize = 100
+
+    var number: Int
+    var size: Int
+    /// Whether the request used `page[number]`/`page[size]`.
+    var bracketStyle: Bool
+
+    init(_ query: QueryItems) {
+        let bracketNumber = query["page[number]"].flatMap { Int($0) }
+        let bracketSize = query["page[size]"].flatMap { Int($0) }
+        number = max(1, bracketNumber ?? query["page"].flatMap { Int($0) } ?? 1)
+        size = min(Self.maximumSize, max(1, bracketSize ?? query["per_page"].flatMap { Int($0) } ?? Self.defaultSize))
+        bracketStyle = bracketNumber != nil || bracketSize != nil
+    }
+
+    /// The page of `rows` as a JSON answer with the pagination headers; `path` is the request's full path (the
+    /// API's base path included), which the `Link` URLs repeat.
+    func response(_ rows: [JSONValue], for request: MockRequest, path: String) -> MockResponse {
+        let page = paging(rows, for: request, path: path)
+        return .json(.array(page.rows), headers: page.headers)
+    }
+
+    /// The rows of the page and the headers that describe it.
+    func paging(_ rows: [JSONValue], for request: MockRequest, path: String)
+        -> (rows: [JSONValue], headers: [(name: String, value: String)])
+    {
+        let total = rows.count
+        let lastPage = (total + size - 1) / size
+        // A page past the last one is empty; checking first keeps `(number - 1) * size` from overflowing.
+        let start = number - 1 >= lastPage ? total : (number - 1) * size
+        let slice = Array(rows[start..<min(total, start + size)])
+        var links: [(rel: String, page: Int)] = []
+        if number > 1 { links += [("first", 1), ("prev", number - 1)] }
+        if number < lastPage { links += [("next", number + 1), ("last", lastPage)] }
+        var headers: [(name: String, value: String)] = []
+        if !links.isEmpty {
+            headers.append(
+                (
+                    "Link",
+                    links.map { "<\(url(page: $0.page, for: request, path: path))>; rel=\"\($0.rel)\"" }
+                        .joined(separator: ", ")
+                ))
+        }
+        headers += [("X-Page", String(number)), ("X-Per-Page", String(size)), ("X-Total", String(total))]
+        return (slice, headers)
+    }
+
+    /// The request's URL for another page.
+    private func url(page: Int, for request: MockRequest, path: String) -> String {
+        let pageName = bracketStyle ? "page[number]" : "page"
+        let otherStyle = bracketStyle ? "page" : "page[number]"
+        var items: [(name: String, value: String)] = []
+        var replaced = false
+        for item in request.query.items where item.name != otherStyle {
+            if item.name == pageName {
+                if !replaced { items.append((pageName, String(page))) }
+                replaced = true
+            } else {
+                items.append(item)
+            }
+        }
+        if !replaced { items.append((pageName, String(page))) }
+        let query = items.map { PathTemplate.percentEncode($0.name) + "=" + PathTemplate.percentEncode($0.value) }
+            .joined(separator: "&")
+        var base = ""
+        if let host = request.header("x-forwarded-host") ?? request.header("host"), !host.isEmpty {
+            base = "\(request.header("x-forwarded-proto") ?? "http")://\(host)"
+        }
+        return "\(base)\(path)?\(query)"
+    }
+}
