@@ -12,7 +12,8 @@ struct Benchmarks {
     static func main() throws {
         let arguments = CommandLine.arguments
         let iterations = arguments.firstIndex(of: "--iterations").flatMap { Int(arguments[$0 + 1]) } ?? 5
-        let targetBytes = arguments.firstIndex(of: "--megabytes").flatMap { Int(arguments[$0 + 1]) }.map { $0 << 20 } ?? 10 << 20
+        let targetBytes =
+            arguments.firstIndex(of: "--megabytes").flatMap { Int(arguments[$0 + 1]) }.map { $0 << 20 } ?? 10 << 20
 
         let spec = Fitness.spec
         guard let endpoint = spec.endpoint("GET /activities"), let model = endpoint.response,
@@ -29,7 +30,9 @@ struct Benchmarks {
         let bytes = JSONValue.array(activities).serializedBytes()
         let data = Data(bytes)
         let megabytes = Double(bytes.count) / 1_048_576
-        print("body: \(activities.count) activities, \(String(format: "%.2f", megabytes)) MiB; best of \(iterations) runs")
+        print(
+            "body: \(activities.count) activities, \(String(format: "%.2f", megabytes)) MiB; best of \(iterations) runs"
+        )
 
         let parsed = try JSONParser().parse(bytes)
         let validator = Validator(definitions: spec.definitions)
@@ -46,7 +49,8 @@ struct Benchmarks {
 
         func row(_ name: String, _ seconds: Double) -> String {
             let name = name.padding(toLength: 40, withPad: " ", startingAt: 0)
-            return "\(name) \(String(format: "%8.1f", seconds * 1000)) ms  \(String(format: "%7.1f", megabytes / seconds)) MiB/s"
+            return
+                "\(name) \(String(format: "%8.1f", seconds * 1000)) ms  \(String(format: "%7.1f", megabytes / seconds)) MiB/s"
         }
         print(row("parse (JSONParser)", parse))
         print(row("validate (parsed value)", validate))
@@ -55,6 +59,50 @@ struct Benchmarks {
         print(row("JSONSerialization (reference)", foundation))
         let ratio = validate / parse
         print(String(format: "validation / parse = %.2f (goal: <= 1.00) -> %@", ratio, ratio <= 1 ? "met" : "NOT met"))
+
+        // The mocks write their answers as models through `APISpec.wireJSON`: encode, parse, shape by schema.
+        let models = try spec.wire.makeDecoder().decode([Apinest.Activity].self, from: data)
+        try wire(models, in: spec, label: "[Activity]", iterations: iterations)
+        let events = try VideGreniers.spec.wire.makeDecoder().decode(
+            [VideGreniers.EventDto].self, from: Data(JSONValue.array(eventRows(bytes: targetBytes)).serializedBytes()))
+        try wire(events, in: VideGreniers.spec, label: "[EventDto]", iterations: iterations)
+    }
+
+    /// Generated VideGreniers events of about `bytes` in all.
+    static func eventRows(bytes: Int) -> [JSONValue] {
+        let spec = VideGreniers.spec
+        var generator = FixtureGenerator(
+            seed: 2026, definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        var rows: [JSONValue] = []
+        var size = 2
+        while size < bytes {
+            let row = generator.value(for: .ref("VideGreniers.EventDto"))
+            size += row.serialized().utf8.count + 1
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// `wireJSON` next to the plain `JSONEncoder` encode it starts with; the goal is at most 3× the encode.
+    static func wire<Model: Encodable>(
+        _ models: [Model], in spec: APISpec, label: String, iterations: Int
+    ) throws {
+        let encoder = spec.wire.makeEncoder()
+        let size = Double(try encoder.encode(models).count) / 1_048_576
+        let encode = best(iterations) { _ = try? encoder.encode(models) }
+        let wire = best(iterations) { _ = try? spec.wireJSON(models) }
+        let serialize = best(iterations) { _ = try? spec.wireBytes(models) }
+        print("\(spec.id) \(label): \(models.count) models, \(String(format: "%.2f", size)) MiB written")
+        for (name, seconds) in [
+            ("encode (JSONEncoder)", encode), ("wireJSON", wire), ("wireBytes (the mock's answer)", serialize),
+        ] {
+            let padded = name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            print(
+                "\(padded) \(String(format: "%8.1f", seconds * 1000)) ms  \(String(format: "%7.1f", size / seconds)) MiB/s"
+            )
+        }
+        let ratio = serialize / encode
+        print(String(format: "wireBytes / encode = %.2f (goal: <= 3.00) -> %@", ratio, ratio <= 3 ? "met" : "NOT met"))
     }
 
     static func best(_ iterations: Int, _ body: () -> Void) -> Double {

@@ -169,6 +169,9 @@ struct AllSpecsTests {
                 "_id": "65a1b2c3d4e5f6a7b8c9d0e1", "name": "First Host", "description": "Create your first activity.",
                 "rarity": "common", "category": "creation",
             ])
+        // The bytes are those of the shaped value, whether a model needs shaping (toggle) or not (badge).
+        #expect(try VideGreniers.spec.wireBytes(toggle) == VideGreniers.spec.wireJSON(toggle).serializedBytes())
+        #expect(try Achievements.spec.wireBytes([badge]) == Achievements.spec.wireJSON([badge]).serializedBytes())
         let member = Intra42.CoalitionUser(coalitionId: 45, score: 1_200, rank: nil)
         #expect(try Intra42.spec.wireJSON([member]) == [["coalition_id": 45, "score": 1_200, "rank": nil]])
     }

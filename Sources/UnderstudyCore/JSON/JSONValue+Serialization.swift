@@ -14,79 +14,83 @@ extension JSONValue {
     ///
     /// The same value always gives the same bytes, which makes the output fit for golden files.
     public func serialized(_ options: SerializationOptions = .compact) -> String {
-        var output = ""
+        String(decoding: serializedBytes(options), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of ``serialized(_:)``, written byte by byte (no intermediate `String`).
+    public func serializedBytes(_ options: SerializationOptions = .compact) -> [UInt8] {
+        var output: [UInt8] = []
         write(to: &output, options: options, indent: 0)
-        if options.prettyPrinted { output.append("\n") }
+        if options.prettyPrinted { output.append(UInt8(ascii: "\n")) }
         return output
     }
 
-    /// The UTF-8 bytes of ``serialized(_:)``.
-    public func serializedBytes(_ options: SerializationOptions = .compact) -> [UInt8] {
-        Array(serialized(options).utf8)
-    }
-
-    private func write(to output: inout String, options: SerializationOptions, indent: Int) {
+    private func write(to output: inout [UInt8], options: SerializationOptions, indent: Int) {
         switch self {
-        case .null: output.append("null")
-        case .bool(let bool): output.append(bool ? "true" : "false")
-        case .number(let number): output.append(number.literal)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .number(let number): output.append(contentsOf: number.literal.utf8)
         case .string(let string): Self.writeString(string, to: &output)
         case .array(let elements):
             if elements.isEmpty {
-                output.append("[]")
+                output.append(contentsOf: "[]".utf8)
                 return
             }
-            output.append("[")
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(",") }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(&output, options: options, indent: indent + 1)
                 element.write(to: &output, options: options, indent: indent + 1)
             }
             Self.newline(&output, options: options, indent: indent)
-            output.append("]")
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty {
-                output.append("{}")
+                output.append(contentsOf: "{}".utf8)
                 return
             }
-            output.append("{")
+            output.append(UInt8(ascii: "{"))
             for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output.append(",") }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(&output, options: options, indent: indent + 1)
                 Self.writeString(key, to: &output)
-                output.append(options.prettyPrinted ? ": " : ":")
+                output.append(contentsOf: (options.prettyPrinted ? ": " : ":").utf8)
                 members[key]!.write(to: &output, options: options, indent: indent + 1)
             }
             Self.newline(&output, options: options, indent: indent)
-            output.append("}")
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout String, options: SerializationOptions, indent: Int) {
+    private static func newline(_ output: inout [UInt8], options: SerializationOptions, indent: Int) {
         guard options.prettyPrinted else { return }
-        output.append("\n")
-        output.append(String(repeating: "  ", count: indent))
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
-    private static func writeString(_ string: String, to output: inout String) {
-        output.append("\"")
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output.append("\\\"")
-            case "\\": output.append("\\\\")
-            case "\n": output.append("\\n")
-            case "\r": output.append("\\r")
-            case "\t": output.append("\\t")
-            case "\u{08}": output.append("\\b")
-            case "\u{0C}": output.append("\\f")
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: output.unicodeScalars.append(scalar)
+    /// A JSON string: `"`, `\` and control characters escaped, everything else as its UTF-8 bytes.
+    private static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): output.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): output.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): output.append(contentsOf: #"\t"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default: output.append(byte)
             }
         }
-        output.append("\"")
+        output.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 extension JSONValue: CustomStringConvertible {

@@ -19,8 +19,37 @@ extension APISpec {
         return shaped(value, as: schema(of: Model.self))
     }
 
+    /// ``wireJSON(_:)`` serialized. A model the shaping would not change (no UUID, no optional key to write as
+    /// `null`) is written straight from the encoder, without the parse and the walk.
+    public func wireBytes<Model: Encodable>(_ model: Model) throws -> [UInt8] {
+        let models = model as? [any Encodable]
+        var seen: Set<String> = []
+        let schema = models.map { $0.first.map { self.schema(of: type(of: $0)) } ?? .any } ?? schema(of: Model.self)
+        guard needsShaping(schema, seen: &seen) else { return Array(try wire.makeEncoder().encode(model)) }
+        return try wireJSON(model).serializedBytes()
+    }
+
     private func schema(of model: Any.Type) -> Schema {
         definitions[SchemaInference.name(of: model)] ?? .any
+    }
+
+    /// Whether ``shaped(_:as:)`` can change a value of `schema`.
+    private func needsShaping(_ schema: Schema, seen: inout Set<String>) -> Bool {
+        switch schema {
+        case .ref(let name):
+            guard seen.insert(name).inserted, let definition = definitions[name] else { return false }
+            return needsShaping(definition, seen: &seen)
+        case .nullable(let inner): return needsShaping(inner, seen: &seen)
+        case .string(let constraints): return constraints.format == .uuid
+        case .array(let array): return needsShaping(array.items, seen: &seen)
+        case .map(let map): return needsShaping(map.values, seen: &seen)
+        case .object(let object):
+            return object.properties.contains { property in
+                (optionalKeys == .alwaysPresent && !property.required && property.access != .writeOnly)
+                    || needsShaping(property.schema, seen: &seen)
+            }
+        default: return false
+        }
     }
 
     private func shaped(_ value: JSONValue, as schema: Schema) -> JSONValue {

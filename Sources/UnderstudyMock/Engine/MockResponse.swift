@@ -30,7 +30,9 @@ public struct MockResponse: Sendable {
         encoding model: some Encodable, as spec: APISpec, status: Int = 200,
         headers: [(name: String, value: String)] = []
     ) throws -> MockResponse {
-        .json(try spec.wireJSON(model), status: status, headers: headers)
+        MockResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+            body: try spec.wireBytes(model))
     }
 
     /// A response without a body (`204 No Content` by default).
