@@ -6,6 +6,7 @@
 #
 # Phases: coverage and fuzzing (the examples phase names seeded records, whose state decides the answer). Bodies
 # that break a rule between properties (x-understudy-rules) are not generated: scripts/schemathesis_rules.py.
+# VideGreniers runs twice: the operations that sign the caller out (logout, account deletion) run after the others.
 # Left out, with what keeps them out:
 # - fitness's join, leave and complete: Schemathesis reuses the ids it creates, and joining, leaving or completing
 #   an activity twice is a 400 that depends on the state (measured: 3 such refusals in 513 cases, no other).
@@ -55,7 +56,20 @@ run() {
 # Joining, leaving or completing an activity twice is refused whatever the request: the state decides.
 run fitness --exclude-path-regex '^/activities/[{]id[}]/(join|leave|complete)$' "$@"
 run achievements "$@"
-run videgreniers "$@"
-run intra42 "$@"
+# Logging out revokes the access token and deleting the account its user: run first, they would leave every
+# later request a 401 (which the check accepts, so it would test nothing). They run last, with a token of their own.
+# Left out of VideGreniers: publishing or cancelling an event twice (the state decides), an update whose body id
+# differs from the path's or names no category, a statistics period that ends before it starts (rules between
+# a body and its path, and between two query parameters, that no x-understudy-rules states), and creating an event:
+# its amounts are .NET decimals, which refuse a number such as 8.4e-154 (as the model's Decimal does), a range no
+# JSON Schema keyword states.
+signs_out='^(post_api_auth_logout|delete_api_user_account)$'
+run videgreniers --exclude-operation-id-regex \
+    '^(post_api_auth_logout|delete_api_user_account|post_api_events|put_api_events_id|post_api_events_id_(cancel|publish)|get_api_user_activities_statistics)$' \
+    "$@"
+run videgreniers --include-operation-id-regex "$signs_out" "$@"
+# 42's locations_stats takes any IANA time zone its platform knows: no schema lists them (the list depends on the
+# tzdata installed), and a pattern admits names no platform knows ("K"), which the mock refuses.
+run intra42 --exclude-operation-id get_v2_users_login_locations_stats "$@"
 run easyco -H "apikey: $(apikey)" "$@"
 exit $status

@@ -45,9 +45,13 @@ def _keeps(rule, members):
         if later is None or earlier is None:
             return True
         a, b = _instant(later), _instant(earlier)
+        if (a is None or b is None) and isinstance(later, str) and isinstance(earlier, str):
+            # Python reads no year 0 (`0000-01-01T00:00:00Z`); same-shaped instants compare as text.
+            return len(later) != len(earlier) or later > earlier
         return a is None or b is None or type(a) is not type(b) or a > b
     trigger, required = rule["requires"]
-    if members.get(trigger) in (None, False) or trigger not in members:
+    # `is`, not `in (None, False)`: 0 and 0.0 equal False in Python, and a longitude of 0 is set.
+    if members.get(trigger) is None or members.get(trigger) is False:
         return True
     return all(members.get(name) is not None for name in required)
 
@@ -68,3 +72,13 @@ def _valid(node):
 @schemathesis.hook
 def filter_body(ctx, body):
     return _valid(body)
+
+
+@schemathesis.hook
+def filter_failure(ctx, failure, case, response):
+    """No finding: refusing a body that breaks a rule (the coverage phase sends bodies filter_body never saw), or a
+    VideGreniers event whose generated categoryId names no category (the state decides whether one exists)."""
+    if not _valid(case.body):
+        return False
+    names_category = isinstance(case.body, dict) and case.body.get("categoryId") is not None
+    return not (names_category and response.status_code == 400 and "categoryId: no category" in response.text)

@@ -47,9 +47,12 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
     /// A regular expression (ECMA-262) for tools that do not know the format, so what they generate meets it: `nil`
     /// for the formats JSON Schema defines and for date patterns.
     public var pattern: String? {
-        let date = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
-        let time = "[0-9]{2}:[0-9]{2}:[0-9]{2}"
-        let offset = "(Z|[+-][0-9]{2}:[0-9]{2})"
+        // Months, days, hours, minutes and seconds in their ranges (`0000-00-00T00:00:00Z` is no date-time), and
+        // offsets within ±14:00, the farthest any zone is from UTC (.NET's DateTimeOffset refuses more, Foundation
+        // more than ±18:00).
+        let date = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+        let time = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+        let offset = "(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00)"
         return switch self {
         case .dateTimeWithoutFraction: "^\(date)T\(time)\(offset)$"
         case .dateTimeWithFraction: "^\(date)T\(time)\\.[0-9]+\(offset)$"

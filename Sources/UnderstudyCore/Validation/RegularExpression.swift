@@ -17,8 +17,39 @@ enum RegularExpression {
 
     private static func expression(_ pattern: String) -> NSRegularExpression? {
         if let known = compiled.withLock({ $0[pattern] }) { return known }
-        let expression = try? NSRegularExpression(pattern: pattern)
+        let expression = try? NSRegularExpression(pattern: ecmaToICU(pattern))
         compiled.withLock { $0[pattern] = expression }
         return expression
+    }
+
+    /// ICU's reading of an ECMA-262 pattern's `.` and `$`. ECMA's `.` is any character but `\n`, `\r`, U+2028 and
+    /// U+2029, ICU's also stops at `\v`, `\f` and U+0085; ECMA's `$` is the end of the input (no `m` flag in a
+    /// schema), ICU's also matches before a final line break. Escapes and character classes are left as they are.
+    static func ecmaToICU(_ pattern: String) -> String {
+        var translated = ""
+        var inClass = false
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                translated.append(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\":
+                translated.append(character)
+                escaped = true
+            case "[" where !inClass:
+                inClass = true
+                translated.append(character)
+            case "]" where inClass:
+                inClass = false
+                translated.append(character)
+            case "." where !inClass: translated += #"[^\n\r\u2028\u2029]"#
+            case "$" where !inClass: translated += #"\z"#
+            default: translated.append(character)
+            }
+        }
+        return translated
     }
 }

@@ -136,7 +136,8 @@ public enum VideGreniers {
 
     private static let page = Parameter.query(
         "page",
-        .integer(minimum: 1),
+        // ASP.NET binds it to an `int`, and refuses what does not fit.
+        .integer(minimum: 1, maximum: Int(Int32.max)),
         default: 1,
         summary: "Page number"
     )
@@ -171,7 +172,9 @@ public enum VideGreniers {
             .query("startDate", .string(format: .dateTime), summary: "Events starting after this date"),
             .query("endDate", .string(format: .dateTime), summary: "Events starting before this date"),
             .query("hasEntryFee", .boolean, summary: "Filter by entry fee presence"),
-            .query("sortBy", .string(), default: "StartDate", summary: "Sort field", meaning: eventSortKeys),
+            .query(
+                "sortBy", .string(pattern: sortByPattern), default: "StartDate", summary: "Sort field",
+                meaning: eventSortKeys),
             .query("sortDescending", .boolean, default: false, summary: "Sort direction"),
         ],
         auth: .optional,
@@ -190,6 +193,18 @@ public enum VideGreniers {
         summary: "Return one event"
     )
 
+    /// One of the sort keys in any case (`title`, `StartDate`), as ECMA-262 writes it without flags: `[Tt][Ii]...`.
+    static let sortByPattern: String = {
+        guard case .sortKey(let keys, _) = eventSortKeys else { return "" }
+        let names = keys.keys.sorted().map { key in
+            key.map { character in
+                let (lower, upper) = (character.lowercased(), character.uppercased())
+                return lower == upper ? String(character) : "[\(upper)\(lower)]"
+            }.joined()
+        }
+        return "^(" + names.joined(separator: "|") + ")$"
+    }()
+
     /// The `sortBy` values, compared without case, and the members they sort by (the document names only
     /// the default, StartDate; the others are the EventDto fields an ASP.NET sort switch offers).
     public static let eventSortKeys = QueryMeaning.sortKey(
@@ -202,8 +217,12 @@ public enum VideGreniers {
         .get,
         "/api/events/nearby",
         parameters: [
-            .query("latitude", .number(), required: true, summary: "Latitude of the search centre"),
-            .query("longitude", .number(), required: true, summary: "Longitude of the search centre"),
+            .query(
+                "latitude", .number(minimum: -90, maximum: 90), required: true, summary: "Latitude of the search centre"
+            ),
+            .query(
+                "longitude", .number(minimum: -180, maximum: 180), required: true,
+                summary: "Longitude of the search centre"),
             .query("radiusKm", .integer(minimum: 1, maximum: 100), default: 10, summary: "Search radius"),
             .query("limit", .integer(minimum: 1, maximum: 50), default: 20, summary: "Max results"),
         ],

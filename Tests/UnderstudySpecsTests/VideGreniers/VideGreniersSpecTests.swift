@@ -150,7 +150,7 @@ struct VideGreniersSpecTests {
             #expect(endpoint.response?.name.hasPrefix("VideGreniers.PaginatedApiResponse<") == true)
             let page = endpoint.parameters.first { $0.name == "page" }
             let size = endpoint.parameters.first { $0.name == "pageSize" }
-            #expect(page?.defaultValue == 1 && page?.schema == .integer(minimum: 1))
+            #expect(page?.defaultValue == 1 && page?.schema == .integer(minimum: 1, maximum: Int(Int32.max)))
             #expect(size?.defaultValue == 20 && size?.schema == .integer(minimum: 1, maximum: 100))
         }
     }

@@ -8,7 +8,7 @@ extension VideGreniersMock {
 
     func notifications(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let (page, pageSize) = try Self.paging(request)
+        let (page, pageSize) = Self.paging(request)
         let unreadOnly = request.query["unreadOnly"] == "true"
         let rows = store.read { state in
             state.notifications
@@ -152,7 +152,7 @@ extension VideGreniersMock {
 
     func userActivities(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let (page, pageSize) = try Self.paging(request)
+        let (page, pageSize) = Self.paging(request)
         let type = request.query["activityType"].flatMap { Int($0) }
         let from = try Self.queryDate(request, "startDate")
         let until = try Self.queryDate(request, "endDate")

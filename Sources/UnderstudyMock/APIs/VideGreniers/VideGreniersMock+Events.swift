@@ -11,16 +11,13 @@ extension VideGreniersMock {
 
     func events(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = optionalCaller(request)
-        let (page, pageSize) = try Self.paging(request)
+        let (page, pageSize) = Self.paging(request)
         let query = request.query
         let from = try Self.queryDate(request, "startDate")
         let until = try Self.queryDate(request, "endDate")
-        let sortBy = query["sortBy"] ?? "StartDate"
-        guard let sortField = Self.sortFields.first(where: { $0.lowercased() == sortBy.lowercased() }) else {
-            throw MockError(
-                .badRequest,
-                "sortBy: \"\(sortBy)\" is not a sort field; use one of \(Self.sortFields.joined(separator: ", "))")
-        }
+        // The engine has checked `sortBy` against the descriptor's pattern: one of the keys, in any case.
+        let sortBy = (query["sortBy"] ?? "StartDate").lowercased()
+        let sortField = Self.sortFields.first { $0.lowercased() == sortBy } ?? "StartDate"
         let descending = query["sortDescending"] == "true"
         let categoryId = query["categoryId"].flatMap { UUID(uuidString: $0) }
         let eventType = query["eventType"].flatMap { Int($0) }
@@ -68,12 +65,9 @@ extension VideGreniersMock {
 
     func nearbyEvents(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = optionalCaller(request)
+        // The engine has checked both against the descriptor's ranges.
         let latitude = request.query["latitude"].flatMap { Double($0) } ?? 0
         let longitude = request.query["longitude"].flatMap { Double($0) } ?? 0
-        var problems: [String] = []
-        if !(-90...90).contains(latitude) { problems.append("latitude: must be between -90 and 90") }
-        if !(-180...180).contains(longitude) { problems.append("longitude: must be between -180 and 180") }
-        if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
         let radius = Double(request.query["radiusKm"].flatMap { Int($0) } ?? 10)
         let limit = request.query["limit"].flatMap { Int($0) } ?? 20
         return try store.read { state in

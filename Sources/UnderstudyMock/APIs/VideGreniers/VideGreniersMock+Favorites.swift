@@ -5,7 +5,7 @@ import UnderstudySpecs
 extension VideGreniersMock {
     func favorites(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let (page, pageSize) = try Self.paging(request)
+        let (page, pageSize) = Self.paging(request)
         return try store.read { state in
             let rows = state.favorites
                 .filter { $0.userId == caller }
