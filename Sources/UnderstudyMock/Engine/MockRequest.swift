@@ -77,3 +77,25 @@ public struct Principal: Sendable, Hashable {
     /// Whether the caller has a role (compared without case: documents write `Admin`, `admin`).
     public func has(role: String) -> Bool { roles.contains { $0.lowercased() == role.lowercased() } }
 }
+
+extension MockRequest {
+    /// The validated JSON body as a spec model, read with the API's wire settings as its server binds it: the
+    /// members the model does not declare are skipped unread, as System.Text.Json and NestJS's pipes skip them
+    /// (Foundation's decoder would parse them first, and refuses some valid numbers, a subnormal such as
+    /// -2.2250738585e-313).
+    /// - Throws: ``MockError`` 400 when there is no body or it does not decode.
+    public func body<Model: Decodable>(as model: Model.Type, in spec: APISpec) throws -> Model {
+        guard var json else { throw MockError(.badRequest, "body: a JSON body is required") }
+        if case .object(let members) = json,
+            case .object(let schema)? = spec.definitions[SchemaInference.name(of: Model.self)]
+        {
+            let declared = Set(schema.properties.map(\.name))
+            json = .object(members.filter { declared.contains($0.key) })
+        }
+        do {
+            return try spec.wire.makeDecoder().decode(Model.self, from: Data(json.serializedBytes()))
+        } catch {
+            throw MockError(.badRequest, "body: \(error)")
+        }
+    }
+}

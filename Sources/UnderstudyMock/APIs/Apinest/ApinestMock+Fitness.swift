@@ -15,7 +15,7 @@ import UnderstudySpecs
 extension ApinestMock {
     func createActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
-        let body: Apinest.CreateActivityRequest = try decodeBody(request)
+        let body = try request.body(as: Apinest.CreateActivityRequest.self, in: Fitness.spec)
         // The descriptor's rules were checked by the engine; `time` is an RFC 3339 date-time.
         guard let time = ApinestTime.parse(body.time) else {
             throw MockError(.badRequest, "time: must be an ISO 8601 date-time")
@@ -120,7 +120,8 @@ extension ApinestMock {
     func completeActivity(_ request: MockRequest) async throws -> MockResponse {
         let userID = try caller(request)
         let id = request.pathParameters["id"] ?? ""
-        let body: Apinest.CompleteActivityRequest? = request.json == nil ? nil : try decodeBody(request)
+        let body =
+            request.json == nil ? nil : try request.body(as: Apinest.CompleteActivityRequest.self, in: Fitness.spec)
 
         let date = now()
         try await store.write { state in
@@ -147,15 +148,5 @@ extension ApinestMock {
 
     static func activityNotFound(_ id: String) -> MockError {
         MockError(.notFound, "Activity \(id) not found")
-    }
-
-    /// The validated body as its model (the engine has checked it against the schema and decoded it once).
-    func decodeBody<Model: Decodable>(_ request: MockRequest) throws -> Model {
-        guard let json = request.json else { throw MockError(.badRequest, "the request body is required") }
-        do {
-            return try JSONDecoder().decode(Model.self, from: Data(json.serializedBytes()))
-        } catch {
-            throw MockError(.badRequest, "body: \(error)")
-        }
     }
 }

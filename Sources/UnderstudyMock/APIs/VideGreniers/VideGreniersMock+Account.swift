@@ -39,7 +39,7 @@ extension VideGreniersMock {
     /// recipient (the caller's own copy for a broadcast).
     func createNotification(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
-        let command = try Self.decode(VideGreniers.CreateNotificationCommand.self, request)
+        let command = try request.body(as: VideGreniers.CreateNotificationCommand.self, in: VideGreniers.spec)
         let data = try await store.write { state in
             var problems: [String] = []
             if let userId = command.userId, state.user(userId) == nil {
@@ -77,7 +77,7 @@ extension VideGreniersMock {
 
     func updateProfile(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
-        let body = try Self.decode(VideGreniers.UpdateProfileRequest.self, request)
+        let body = try request.body(as: VideGreniers.UpdateProfileRequest.self, in: VideGreniers.spec)
         let firstName = body.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
         let lastName = body.lastName.trimmingCharacters(in: .whitespacesAndNewlines)
         let data = try await store.write { state in

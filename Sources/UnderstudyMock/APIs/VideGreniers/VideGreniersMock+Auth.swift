@@ -22,7 +22,7 @@ extension VideGreniersMock {
     }
 
     func register(_ request: MockRequest, now: Double) async throws -> MockResponse {
-        let body = try Self.decode(VideGreniers.RegisterRequest.self, request)
+        let body = try request.body(as: VideGreniers.RegisterRequest.self, in: VideGreniers.spec)
         let refresh = Self.newRefreshToken()
         let user = try await store.write { state -> User in
             guard state.user(email: body.email) == nil else {
@@ -46,7 +46,7 @@ extension VideGreniersMock {
     }
 
     func login(_ request: MockRequest, now: Double) async throws -> MockResponse {
-        let body = try Self.decode(VideGreniers.LoginRequest.self, request)
+        let body = try request.body(as: VideGreniers.LoginRequest.self, in: VideGreniers.spec)
         let refresh = Self.newRefreshToken()
         let user = try await store.write { state -> User in
             guard let index = state.users.positions(in: State.emailGroup(body.email)).first,
@@ -68,7 +68,7 @@ extension VideGreniersMock {
     }
 
     func refresh(_ request: MockRequest, now: Double) async throws -> MockResponse {
-        let body = try Self.decode(VideGreniers.RefreshTokenRequest.self, request)
+        let body = try request.body(as: VideGreniers.RefreshTokenRequest.self, in: VideGreniers.spec)
         // The access token may have expired (that is why the app refreshes) but must be ours.
         let claims: TokenService.Claims
         do {
@@ -104,7 +104,7 @@ extension VideGreniersMock {
 
     func logout(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
-        let body = try Self.decode(VideGreniers.LogoutRequest.self, request)
+        let body = try request.body(as: VideGreniers.LogoutRequest.self, in: VideGreniers.spec)
         let claims = try? await tokens.verify(request.principal?.token ?? "")
         try await store.write { state in
             if let index = state.refreshTokens.position(of: body.refreshToken),

@@ -88,7 +88,7 @@ extension VideGreniersMock {
 
     func createEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
-        let command = try Self.decode(VideGreniers.CreateEventCommand.self, request)
+        let command = try request.body(as: VideGreniers.CreateEventCommand.self, in: VideGreniers.spec)
         let details = VideGreniersEventDetails(command, json: request.json)
         return try await store.write { state in
             try details.validate(in: state)
@@ -112,7 +112,7 @@ extension VideGreniersMock {
     func updateEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
-        let command = try Self.decode(VideGreniers.UpdateEventCommand.self, request)
+        let command = try request.body(as: VideGreniers.UpdateEventCommand.self, in: VideGreniers.spec)
         let details = VideGreniersEventDetails(command, json: request.json)
         return try await store.write { state in
             var problems: [String] = []
@@ -159,7 +159,7 @@ extension VideGreniersMock {
     func cancelEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
-        let body = try Self.decode(VideGreniers.CancelEventRequest.self, request)
+        let body = try request.body(as: VideGreniers.CancelEventRequest.self, in: VideGreniers.spec)
         let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
         return try await store.write { state in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "cancel")

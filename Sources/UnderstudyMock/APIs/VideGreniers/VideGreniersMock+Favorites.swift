@@ -72,7 +72,7 @@ extension VideGreniersMock {
     /// document's `"event-uuid-1"`) are simply not favorites.
     func favoriteStatus(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let ids = try Self.decode([String].self, request)
+        let ids = try request.body(as: [String].self, in: VideGreniers.spec)
         let statuses = store.read { state in
             Dictionary(ids.map { ($0, UUID(uuidString: $0).map { state.isFavorite($0, of: caller) } ?? false) }) {
                 first, _ in first

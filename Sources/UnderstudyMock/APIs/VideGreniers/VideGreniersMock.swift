@@ -192,24 +192,6 @@ public struct VideGreniersMock: MockBehaviour {
         request.principal.flatMap { UUID(uuidString: $0.subject) }
     }
 
-    /// The validated body decoded into the spec's model, as the server reads it (the wire contract).
-    static func decode<T: Decodable>(_ type: T.Type, _ request: MockRequest) throws -> T {
-        guard var json = request.json else { throw MockError(.badRequest, "body: a JSON body is required") }
-        // System.Text.Json skips the members a model does not declare unread; Foundation's decoder parses them
-        // all first, and refuses some valid JSON numbers (a subnormal such as -2.2250738585e-313).
-        if case .object(let members) = json,
-            case .object(let model)? = VideGreniers.spec.definitions[SchemaInference.name(of: T.self)]
-        {
-            let declared = Set(model.properties.map(\.name))
-            json = .object(members.filter { declared.contains($0.key) })
-        }
-        do {
-            return try VideGreniers.spec.wire.makeDecoder().decode(T.self, from: Data(json.serializedBytes()))
-        } catch {
-            throw MockError(.badRequest, "body: \(error)")
-        }
-    }
-
     /// A path parameter the engine validated as a UUID.
     static func pathID(_ request: MockRequest, _ name: String) throws -> UUID {
         guard let text = request.pathParameters[name], let id = UUID(uuidString: text) else {
