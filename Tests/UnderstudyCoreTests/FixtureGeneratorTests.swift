@@ -69,6 +69,19 @@ struct FixtureGeneratorTests {
         }
     }
 
+    /// A document may bound a number far beyond an `Int` of cents (`maximum: 1e30`, or a minimum there): the
+    /// generator stays within the bounds instead of trapping.
+    @Test func boundsBeyondIntStayBounds() {
+        var generator = FixtureGenerator(seed: 7, definitions: [:], settings: .plain)
+        for schema: Schema in [
+            .decimal(minimum: 0, maximum: 79_228_162_514_264_337_593_543_950_335), .number(minimum: -1e30, maximum: 1e30),
+            .number(minimum: 1e20), .decimal(exclusiveMinimum: -1e300),
+        ] {
+            let value = generator.value(for: schema)
+            #expect(Validator().validate(value, against: schema).isEmpty, "\(schema): \(value)")
+        }
+    }
+
     @Test func sameSeedSameBytesOtherSeedOtherBytes() throws {
         let first = try generate(seed: 7, settings: .plain).0.serialized()
         #expect(first == (try generate(seed: 7, settings: .plain).0.serialized()))

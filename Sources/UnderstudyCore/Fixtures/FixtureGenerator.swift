@@ -132,17 +132,23 @@ public struct FixtureGenerator {
         if hint.contains("latitude") { (lower, upper) = (Swift.max(lower, 43.0), Swift.min(upper, 49.0)) }
         if hint.contains("longitude") { (lower, upper) = (Swift.max(lower, -1.0), Swift.min(upper, 7.0)) }
         if hint.contains("level") && constraints.maximum == nil { upper = lower + 21 }
-        if upper < lower { upper = lower }
-        let hundredths = random.int(in: Int((lower * 100).rounded(.up))...Int((upper * 100).rounded(.down)))
-        let value = Double(hundredths) / 100
-        return .number(JSONNumber(uncheckedLiteral: Self.twoDecimals(value)))
+        return hundredths(from: lower, to: upper)
     }
 
     private mutating func decimal(_ constraints: NumberConstraints, name: String?) -> JSONValue {
         let lower = constraints.minimum ?? constraints.exclusiveMinimum.map { $0 + 1 } ?? 0
-        let upper = constraints.maximum ?? lower + 2000
-        let cents = random.int(in: Int((lower * 100).rounded(.up))...Swift.max(Int((lower * 100).rounded(.up)), Int((upper * 100).rounded(.down))))
-        return .number(JSONNumber(uncheckedLiteral: Self.twoDecimals(Double(cents) / 100)))
+        return hundredths(from: lower, to: constraints.maximum ?? lower + 2000)
+    }
+
+    /// A number with two decimals in `lower...upper`, at most a million above its lower end, so fixtures stay
+    /// readable; within ±10¹³, so the cents fit an `Int` whatever bounds a document declares (`maximum: 1e30`).
+    /// A range wholly beyond that gives the next number after `lower`.
+    private mutating func hundredths(from lower: Double, to upper: Double) -> JSONValue {
+        let (low, high) = (Swift.max(lower, -1e13), Swift.min(Swift.max(upper, lower), 1e13))
+        guard low <= high else { return .number(JSONNumber(lower.nextUp)) }
+        let cents = Int((low * 100).rounded(.up))
+        let drawn = random.int(in: cents...Swift.max(cents, Int((Swift.min(high, low + 1_000_000) * 100).rounded(.down))))
+        return .number(JSONNumber(uncheckedLiteral: Self.twoDecimals(Double(drawn) / 100)))
     }
 
     private static func twoDecimals(_ value: Double) -> String {
