@@ -47,6 +47,34 @@ struct ValidatorTests {
     }
 
     /// Rules between properties: checked only between present, non-null values of the right types.
+    /// The patterns exported beside the date-time formats, for tools that do not know the formats (Schemathesis
+    /// generates from them), admit the dates the formats admit: no June 31, February 29 in leap years only.
+    @Test func dateTimePatternsAdmitTheDatesTheirFormatsAdmit() throws {
+        let days = [
+            "2025-06-30", "2025-06-31", "2025-07-31", "2024-02-29", "2025-02-29", "2000-02-29", "1900-02-29",
+            "2025-00-10", "2025-12-32",
+        ]
+        for format in [StringFormat.dateTimeWithoutFraction, .dateTimeWithFraction] {
+            let pattern = try #require(format.pattern)
+            for day in days {
+                let sample = day + (format == .dateTimeWithFraction ? "T23:59:59.5+02:00" : "T23:59:59+02:00")
+                let admitted = Validator().validate(.string(sample), against: .string(pattern: pattern)).isEmpty
+                #expect(admitted == format.matches(sample), "\(format) \(sample)")
+            }
+        }
+        #expect(StringFormat.dateTimeWithoutFraction.matches("2025-06-31T00:00:00Z") == false)
+    }
+
+    /// minLength and maxLength count code points, as JSON Schema does (draft 2020-12 validation, 6.3): a letter with
+    /// a skin-tone modifier or a combining accent is two, though Swift's `String.count` sees one grapheme.
+    @Test func lengthsCountCodePoints() throws {
+        let schema = Schema.string(minLength: 2, maxLength: 2)
+        for text in ["G\u{1F3FB}", "e\u{301}", "ab"] {
+            #expect(Validator().validate(.string(text), against: schema).isEmpty, "\(text)")
+        }
+        #expect(Validator().validate(.string("\u{1F3FB}"), against: schema).map(\.message) == ["expected at least 2 characters, found 1"])
+    }
+
     @Test func objectRulesRelateProperties() throws {
         var event = ObjectSchema(properties: [
             Property("startDate", .string(format: .dateTime)),

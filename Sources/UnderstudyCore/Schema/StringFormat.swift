@@ -47,10 +47,13 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
     /// A regular expression (ECMA-262) for tools that do not know the format, so what they generate meets it: `nil`
     /// for the formats JSON Schema defines and for date patterns.
     public var pattern: String? {
-        // Months, days, hours, minutes and seconds in their ranges (`0000-00-00T00:00:00Z` is no date-time), and
+        // Months, days, hours, minutes and seconds in their ranges (`0000-00-00T00:00:00Z` and `2025-06-31` are no
+        // dates: days by the month's length, February 29 in leap years only, as `DateTimeSyntax` judges), and
         // offsets within ±14:00, the farthest any zone is from UTC (.NET's DateTimeOffset refuses more, Foundation
         // more than ±18:00).
-        let date = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+        let monthDay = "(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31"
+        let leapDay = "([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29"
+        let date = "([0-9]{4}-(\(monthDay))|\(leapDay))"
         let time = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
         let offset = "(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00)"
         return switch self {

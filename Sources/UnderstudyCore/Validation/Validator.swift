@@ -202,7 +202,7 @@ private struct Walk {
         }
         if let values = constraints.values {
             guard let int = number.intValue, values.contains(int) else {
-                let expected = "one of " + values.map(String.init).joined(separator: ", ")
+                let expected = "one of " + Render.list(values.map(String.init))
                 report(.enumUnknown, "expected \(expected), found \(number.literal)", expected: expected, found: number.literal)
                 return
             }
@@ -234,7 +234,7 @@ private struct Walk {
 
     mutating func checkString(_ string: String, _ constraints: StringConstraints) {
         if let values = constraints.values, !values.contains(string) {
-            let expected = "one of " + values.map(Render.quoted).joined(separator: ", ")
+            let expected = "one of " + Render.list(values.map(Render.quoted))
             report(.enumUnknown, "expected \(expected), found \(Render.quoted(string))", expected: expected, found: Render.quoted(string))
             return
         }
@@ -243,7 +243,8 @@ private struct Walk {
             report(.formatMismatch, "expected \(expected), found \(Render.quoted(string))", expected: expected, found: Render.quoted(string))
         }
         if constraints.minLength != nil || constraints.maxLength != nil {
-            let length = string.count
+            // Characters as JSON Schema counts them (RFC 8259's): code points, not grapheme clusters ("G🏻" is 2).
+            let length = string.unicodeScalars.count
             if let minimum = constraints.minLength, length < minimum {
                 report(
                     .tooShort, "expected at least \(minimum) characters, found \(length)", expected: ">= \(minimum) characters",
@@ -341,6 +342,12 @@ package enum Render {
         return JSONValue.string(shown).serialized()
     }
 
+    /// `a, b, c`; a long list (a time zone parameter's 419 names) shows its first ten and its count.
+    package static func list(_ items: [String]) -> String {
+        items.count <= 12
+            ? items.joined(separator: ", ") : items.prefix(10).joined(separator: ", ") + ", … (\(items.count) in all)"
+    }
+
     package static func number(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
@@ -361,12 +368,12 @@ package enum Render {
         case .any: "any value"
         case .boolean: "boolean"
         case .integer(let constraints):
-            constraints.values.map { "integer (one of \($0.map(String.init).joined(separator: ", ")))" } ?? "integer"
+            constraints.values.map { "integer (one of \(list($0.map(String.init))))" } ?? "integer"
         case .number: "number"
         case .decimal: "number (decimal)"
         case .string(let constraints):
             if let values = constraints.values {
-                "string (one of \(values.map(quoted).joined(separator: ", ")))"
+                "string (one of \(list(values.map(quoted))))"
             } else if let format = constraints.format {
                 "string in \(format) format"
             } else {
