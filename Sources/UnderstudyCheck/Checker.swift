@@ -195,14 +195,16 @@ final class CheckSession: Sendable {
 
     // MARK: Requests
 
-    /// Builds a request for `endpoint`: path and query parameters, the credentials its auth needs, a JSON body.
+    /// Builds a request for `endpoint`: path and query parameters, the credentials its auth needs, a JSON body;
+    /// generated values are changed to keep the endpoint's ``RequestRule``s.
     func request(
         _ endpoint: AnyEndpoint, path: [String: String] = [:], query: [(String, String)] = [], headers: HeaderFields = [:],
         body: JSONValue? = nil, authenticated: Bool = true
     ) -> OutgoingRequest {
+        var (path, query, body) = (path, query, body)
+        endpoint.keepRules(path: &path, query: &query, body: &body)
         var url = options.baseURL + endpoint.path.expand(path)
         var fields: HeaderFields = ["Accept": "application/json"]
-        var query = query
         if let apiKey = options.credentials.apiKey, endpoint.parameters.contains(where: { $0.location == .header && $0.name == "apikey" }) {
             fields.add("apikey", apiKey)
         }

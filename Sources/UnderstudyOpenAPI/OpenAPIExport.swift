@@ -141,6 +141,9 @@ public enum OpenAPIExport {
         if case .announced(let note) = endpoint.availability {
             extensions[OpenAPIExtension.availability] = AnyCodable("announced: \(note)")
         }
+        if !endpoint.rules.isEmpty {
+            extensions[RequestRule.extensionName] = JSONValue.array(endpoint.rules.map(\.json)).anyCodable
+        }
 
         var requestBody: OpenAPI.Request?
         if let request = endpoint.request {

@@ -188,6 +188,7 @@ private struct DocumentImport {
             pagination: pagination(operation, headers: success?.headers.map(\.name) ?? []),
             summary: operation["summary"]?.stringValue ?? operation["description"]?.stringValue ?? "",
             availability: availability(operation), request: request, response: success?.model,
+            rules: (operation[RequestRule.extensionName]?.arrayValue ?? []).compactMap(RequestRule.init(json:)),
             examples: examples)
         endpoint.responses = documented
         endpoint.security = security(operation)

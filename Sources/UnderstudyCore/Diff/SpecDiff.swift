@@ -173,6 +173,7 @@ private struct EndpointWalk {
             add(.warning, .errorStatusRemoved, "status", "error status \(status) is no longer documented")
         }
         compareParameters(old["parameters"]?.arrayValue ?? [], new["parameters"]?.arrayValue ?? [])
+        compareRules(old[RequestRule.extensionName]?.arrayValue ?? [], new[RequestRule.extensionName]?.arrayValue ?? [])
         compareBody(old["request"], new["request"], body: (old["body"]?.stringValue, new["body"]?.stringValue), side: .request)
         compareBody(old["response"], new["response"], body: nil, side: .response)
     }
@@ -203,6 +204,17 @@ private struct EndpointWalk {
                 }
             case (nil, nil): break
             }
+        }
+    }
+
+    /// A new rule between a request's values refuses requests that were valid: breaking; a rule dropped lets
+    /// more in.
+    mutating func compareRules(_ old: [JSONValue], _ new: [JSONValue]) {
+        for rule in new where !old.contains(rule) {
+            add(.breaking, .constraintChanged, "request", "a new rule between the request's values: \(rule.serialized())")
+        }
+        for rule in old where !new.contains(rule) {
+            add(.compatible, .constraintChanged, "request", "the rule \(rule.serialized()) was dropped")
         }
     }
 

@@ -54,6 +54,7 @@ extension AnyEndpoint {
         }
         if let request { object["request"] = request.canonicalJSON }
         if let response { object["response"] = response.canonicalJSON }
+        if !rules.isEmpty { object[RequestRule.extensionName] = .array(rules.map(\.json)) }
         return .object(object)
     }
 }

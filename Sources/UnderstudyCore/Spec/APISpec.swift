@@ -280,6 +280,8 @@ public struct AnyEndpoint: Sendable {
     public let errors: [HTTPStatus]
     public let body: BodyRequirement
     public let pagination: Pagination
+    /// Rules between values in different places of the request (``Endpoint/rules``).
+    public let rules: [RequestRule]
     public let summary: String
     public let availability: Availability
     public let examples: Examples
@@ -305,6 +307,7 @@ public struct AnyEndpoint: Sendable {
         errors = endpoint.errors
         body = endpoint.body
         pagination = endpoint.pagination
+        rules = endpoint.rules
         summary = endpoint.summary
         availability = endpoint.availability
         examples = endpoint.examples
@@ -317,7 +320,7 @@ public struct AnyEndpoint: Sendable {
         method: HTTPMethod, path: PathTemplate, parameters: [Parameter], auth: Auth, success: HTTPStatus,
         errors: [HTTPStatus], body: BodyRequirement, pagination: Pagination, summary: String,
         availability: Availability, request: ModelReference?, response: ModelReference?,
-        examples: Examples = Examples()
+        rules: [RequestRule] = [], examples: Examples = Examples()
     ) {
         self.method = method
         self.path = path
@@ -327,6 +330,7 @@ public struct AnyEndpoint: Sendable {
         self.errors = errors
         self.body = body
         self.pagination = pagination
+        self.rules = rules
         self.summary = summary
         self.availability = availability
         self.examples = examples

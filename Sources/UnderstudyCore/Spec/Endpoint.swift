@@ -19,6 +19,8 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
     /// Whether a request body is sent (`NoBody` endpoints ignore this).
     public var body: BodyRequirement
     public var pagination: Pagination
+    /// Rules between values in different places of the request (two query parameters, body and path).
+    public var rules: [RequestRule]
     public var summary: String
     public var availability: Availability
     /// Examples taken verbatim from the document: response bodies keyed by status, and the request body.
@@ -35,6 +37,7 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
     ///   - errors: the documented error statuses.
     ///   - body: whether the request body is required; ignored when `Request` is ``NoBody``.
     ///   - pagination: how the response is paged, if it is.
+    ///   - rules: rules between values in different places of the request, which no schema states.
     ///   - summary: one sentence from the document.
     ///   - availability: whether the server implements it yet.
     ///   - examples: JSON examples copied from the document.
@@ -47,6 +50,7 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
         errors: [HTTPStatus] = [],
         body: BodyRequirement = .required,
         pagination: Pagination = .none,
+        rules: [RequestRule] = [],
         summary: String,
         availability: Availability = .available,
         examples: Examples = Examples()
@@ -61,6 +65,7 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
         self.errors = errors
         self.body = Request.self == NoBody.self ? .none : body
         self.pagination = pagination
+        self.rules = rules
         self.summary = summary
         self.availability = availability
         self.examples = examples

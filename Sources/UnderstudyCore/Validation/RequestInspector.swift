@@ -6,6 +6,8 @@ extension RuleID {
     public static let requestParameterInvalid: RuleID = "request.parameter-invalid"
     public static let requestBodyMissing: RuleID = "request.body-missing"
     public static let requestBodyInvalidJSON: RuleID = "request.body-invalid-json"
+    /// A ``RequestRule`` between values in different places of the request is broken.
+    public static let requestRuleBroken: RuleID = "request.rule-broken"
 
     /// The request form of a body rule: `schema.type-mismatch` → `request.schema.type-mismatch`.
     public static func request(_ rule: RuleID) -> RuleID { RuleID(rawValue: "request." + rule.rawValue) }
@@ -78,10 +80,38 @@ public struct RequestInspector: Sendable {
                         .error, rule: .requestBodyMissing, message: "the request body is required",
                         expected: "a body", found: "an empty body"))
             }
-            return Inspection(findings: findings, body: nil)
+            return Inspection(
+                findings: findings + brokenRules(body: nil, skipping: skipping, parameter: value), body: nil)
         }
         let (bodyFindings, parsed) = inspectBody(body, contentType: contentType, model: model, validator: validator)
-        return Inspection(findings: findings + bodyFindings, body: parsed)
+        return Inspection(
+            findings: findings + bodyFindings + brokenRules(body: parsed, skipping: skipping, parameter: value),
+            body: parsed)
+    }
+
+    /// The endpoint's ``RequestRule``s the request breaks. A value that is absent, or that its schema does not
+    /// read as a date or number, leaves the rule to that value's own finding.
+    private func brokenRules(
+        body: JSONValue?, skipping: (Parameter) -> Bool, parameter text: (Parameter) -> String?
+    ) -> [Diagnostic] {
+        func read(_ place: RequestValue) -> JSONValue? {
+            if case .body(let member) = place {
+                guard let value = body?.objectValue?[member], value != .null else { return nil }
+                return value
+            }
+            guard let parameter = place.parameter(in: endpoint.parameters), !skipping(parameter),
+                let text = text(parameter)
+            else { return nil }
+            return Self.coerce(text, to: parameter.schema)
+        }
+        return endpoint.rules.compactMap { rule in
+            guard let value = read(rule.operands.0), let other = read(rule.operands.1),
+                rule.isKept(value, other) == false
+            else { return nil }
+            return Diagnostic(
+                .error, rule: .requestRuleBroken, message: rule.message(value, other),
+                expected: rule.json.serialized(), found: Render.found(value))
+        }
     }
 
     private func inspectBody(_ bytes: [UInt8], contentType: String?, model: ModelReference, validator: Validator)
@@ -117,10 +147,11 @@ public struct RequestInspector: Sendable {
             }
         }
         var findings = validator.validate(body, against: model.schema)
+        let read = Self.roundingTinyDecimals(body, schema: model.schema, definitions: spec.definitions)
         // A schema error already says why; the decode would only repeat it less precisely.
         if !findings.contains(where: { $0.severity == .error }),
-            let error = model.decodeError(Data(body.serializedBytes()), settings: spec.wire),
-            let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
+            let error = model.decodeError(Data(read.serializedBytes()), settings: spec.wire),
+            let finding = DecodeVerdict.diagnostic(for: error, body: read, model: model.name)
         {
             findings.append(finding)
         }
@@ -130,15 +161,43 @@ public struct RequestInspector: Sendable {
                 finding.rule = .request(finding.rule)
                 finding.context["decoder"] = nil
                 return finding
-            }, body
+            }, read
         )
+    }
+
+    /// The body with every decimal smaller than half of 10⁻²⁸ read as zero, as a server's 28-digit decimal reads
+    /// it: .NET's `decimal` rounds such a number to zero (System.Text.Json, `Number.TryNumberToDecimal`: "very
+    /// small numbers that round to zero"). Foundation's `Decimal` cannot hold most of them (8.4e-154 is below its
+    /// 10⁻¹²⁸), so the model would refuse a request the server takes.
+    static func roundingTinyDecimals(_ value: JSONValue, schema: Schema, definitions: SchemaDefinitions)
+        -> JSONValue
+    {
+        switch (value, schema.resolved(in: definitions)) {
+        case (.number(let number), .decimal?):
+            guard let double = number.doubleValue, double != 0, abs(double) < 5e-29 else { return value }
+            return .number(JSONNumber(uncheckedLiteral: "0"))
+        case (.object(let members), .object(let object)?):
+            return .object(
+                members.reduce(into: [:]) { read, member in
+                    read[member.key] =
+                        object[member.key].map {
+                            roundingTinyDecimals(member.value, schema: $0.schema, definitions: definitions)
+                        } ?? member.value
+                })
+        case (.array(let elements), .array(let array)?):
+            return .array(elements.map { roundingTinyDecimals($0, schema: array.items, definitions: definitions) })
+        default:
+            return value
+        }
     }
 
     /// Whether a finding concerns the request as a whole (a parameter, a missing or unparsable body)
     /// rather than a place in the body.
     public static func isWholeRequest(_ finding: Diagnostic) -> Bool {
-        [.requestParameterMissing, .requestParameterInvalid, .requestBodyMissing, .requestBodyInvalidJSON]
-            .contains(finding.rule)
+        [
+            .requestParameterMissing, .requestParameterInvalid, .requestBodyMissing, .requestBodyInvalidJSON,
+            .requestRuleBroken,
+        ].contains(finding.rule)
     }
 
     /// A form as the object it stands for: each field's text read by its property's schema (`start=0` → `0`), a

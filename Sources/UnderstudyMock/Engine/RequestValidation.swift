@@ -35,8 +35,10 @@ struct RequestValidation {
         return false
     }
 
+    /// A finding on the parameters, judged once for the whole request. A ``RequestRule`` finding counts: a rule
+    /// that names a body member reads it from an object body, never from the elements of an array.
     private static func isParameterFinding(_ finding: Diagnostic) -> Bool {
-        finding.rule.rawValue.hasPrefix("request.parameter")
+        finding.rule.rawValue.hasPrefix("request.parameter") || finding.rule == .requestRuleBroken
     }
 
     /// Each element of an array body as a body of its own; the parameters once.
@@ -80,9 +82,9 @@ struct RequestValidation {
         throw MockError(refusalStatus(base, pathOnly: pathOnly), messages: problems)
     }
 
-    /// A body value of the right type that breaks a rule on its content.
+    /// A value of the right type that breaks a rule on its content.
     private static func isRuleFinding(_ finding: Diagnostic) -> Bool {
-        finding.rule == .request(.patternMismatch) || finding.rule == .request(.objectRuleBroken)
+        [.request(.patternMismatch), .request(.objectRuleBroken), .requestRuleBroken].contains(finding.rule)
     }
 
     /// The status of a refusal: the behaviour's, unless the endpoint's OpenAPI document declares responses and

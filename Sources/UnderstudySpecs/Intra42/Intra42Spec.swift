@@ -110,7 +110,8 @@ public enum Intra42 {
             login,
             .query("begin_at", .string(pattern: "^\(instant)$"), summary: "The first day counted"),
             .query("end_at", .string(pattern: "^\(instant)$"), summary: "The last day counted"),
-            .query("time_zone", .string(), summary: "The time zone days are cut in, such as Europe/Paris"),
+            .query(
+                "time_zone", .string(values: timeZones), summary: "The time zone days are cut in, such as Europe/Paris"),
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound],
         summary: "Return a user's log time per day, for the 14-day chart")
@@ -134,7 +135,9 @@ public enum Intra42 {
     public static let campusEvents = Endpoint<NoBody, [Event]>(
         .get, "/v2/campus/{id}/events",
         parameters: [campusId] + paging + [
-            .query("filter[future]", .boolean, summary: "Only events still to come (true)", meaning: .isFuture("/begin_at"))
+            .query(
+                "filter[future]", .boolean, summary: "Only events still to come (true)", meaning: .isFuture("/begin_at")
+            )
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
         summary: "List a campus's upcoming events",

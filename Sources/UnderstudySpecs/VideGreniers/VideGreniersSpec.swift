@@ -246,6 +246,7 @@ public enum VideGreniers {
         parameters: [eventId],
         auth: .required,
         errors: [.badRequest, .unauthorized, .forbidden, .notFound] + common,
+        rules: [.equal(.body("id"), .path("id"))],
         summary: "Replace an event's details; the body's id must equal the path id"
     )
 
@@ -438,6 +439,7 @@ public enum VideGreniers {
         ],
         auth: .required,
         errors: [.badRequest, .unauthorized] + common,
+        rules: [.notBefore(.query("endDate"), .query("startDate"))],
         summary: "Return counts of the caller's activities over a period",
         examples: Examples(responses: [200: DocumentExamples.activityStatisticsResponse])
     )

@@ -21,19 +21,21 @@ struct FixtureMockTests {
             }
         }
         var path: [String: String] = [:]
-        var query: [String] = []
+        var query: [(String, String)] = []
         var headers: [String: String] = [:]
         for parameter in endpoint.parameters where parameter.required {
             switch parameter.location {
             case .path: path[parameter.name] = text(parameter)
-            case .query: query.append("\(parameter.name)=\(PathTemplate.percentEncode(text(parameter)))")
+            case .query: query.append((parameter.name, text(parameter)))
             case .header: headers[parameter.name] = text(parameter)
             }
         }
         if endpoint.auth != .none { headers["Authorization"] = "Bearer \(FixtureMock.readyToken)" }
-        let body = spec.fixture(for: endpoint, seed: seed).request
+        var body = spec.fixture(for: endpoint, seed: seed).request
+        endpoint.keepRules(path: &path, query: &query, body: &body)
         if body != nil { headers["Content-Type"] = "application/json" }
-        let target = endpoint.path.expand(path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let pairs = query.map { "\($0.0)=\(PathTemplate.percentEncode($0.1))" }
+        let target = endpoint.path.expand(path) + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
         return RawRequest(
             method: endpoint.method.rawValue, target: target, headers: headers, body: body?.serializedBytes() ?? [])
     }

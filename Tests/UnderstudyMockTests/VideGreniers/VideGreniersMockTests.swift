@@ -419,6 +419,24 @@ struct VideGreniersMockTests {
 
     // MARK: Events
 
+    /// .NET's decimal rounds an amount finer than 10⁻²⁸ to zero (System.Text.Json, `Number.TryNumberToDecimal`), so
+    /// the server takes 8.4e-154, which Foundation's Decimal cannot hold; the mock takes it too (Schemathesis sent
+    /// it). An amount beyond the decimal's range is the schema's declared maximum.
+    @Test func amountsAreReadAsDotNetDecimalsReadThem() async throws {
+        let mock = try await VideGreniersHarness.make()
+        let token = try await mock.token()
+        var command = mock.eventCommand()
+        command["entryFeeAmount"] = .number(JSONNumber(uncheckedLiteral: "8.4e-154"))
+        let tiny = await mock.send("POST", "/api/events", json: .object(command), token: token)
+        #expect(tiny.status == 201)
+        expectConforms(tiny.response.body, "POST /api/events", in: VideGreniers.spec, status: 201)
+        #expect(tiny.json?["data"]?["entryFeeAmount"]?.numberValue?.doubleValue == 0)
+        command["entryFeeAmount"] = .number(JSONNumber(uncheckedLiteral: "1e29"))
+        let huge = await mock.send("POST", "/api/events", json: .object(command), token: token)
+        #expect(huge.status == 400)
+        #expect(VideGreniersHarness.errors(huge.json).first?.hasPrefix("entryFeeAmount: ") == true)
+    }
+
     @Test func invalidEventCommandsAre400NamingTheFieldAndStoreNothing() async throws {
         let mock = try await VideGreniersHarness.make()
         let token = try await mock.token()
@@ -476,9 +494,13 @@ struct VideGreniersMockTests {
         update["id"] = "6f1c2b8e-4a0d-4c77-9b55-8e2d1f0a3c11"
         let mismatch = await mock.send("PUT", "/api/events/\(id)", json: .object(update), token: token)
         #expect(mismatch.status == 400)
+        // The endpoint's declared rule (`equal`: body id, path id), refused by the engine in its words.
         #expect(
             VideGreniersHarness.errors(mismatch.json)
-                == ["id: must equal the id of the path (\(id)), got 6f1c2b8e-4a0d-4c77-9b55-8e2d1f0a3c11"])
+                == [
+                    "id: expected a value equal to path parameter id (string \"\(id)\"), "
+                        + "found string \"6f1c2b8e-4a0d-4c77-9b55-8e2d1f0a3c11\""
+                ])
         #expect(
             await mock.send("GET", "/api/events/\(id)", token: token).json?["data"]?["title"]
                 == "Vide-grenier de la rue des Lilas")
@@ -738,7 +760,18 @@ struct VideGreniersMockTests {
         let inverted = await mock.send(
             "GET", "/api/user-activities/statistics?startDate=2025-11-10T00:00:00Z&endDate=2025-11-01T00:00:00Z",
             token: demo.access)
-        #expect(VideGreniersHarness.errors(inverted.json) == ["endDate: must not be before startDate"])
+        // The endpoint's declared rule (`notBefore`: endDate, startDate), refused by the engine in its words.
+        #expect(inverted.status == 400)
+        #expect(
+            VideGreniersHarness.errors(inverted.json) == [
+                "query parameter endDate: expected a value not before query parameter startDate "
+                    + "(string \"2025-11-10T00:00:00Z\"), found string \"2025-11-01T00:00:00Z\""
+            ])
+        // A period that starts after now, with no end, ends when it starts: counted, not refused.
+        let future = await mock.send(
+            "GET", "/api/user-activities/statistics?startDate=2099-01-01T00:00:00Z", token: demo.access)
+        #expect(future.status == 200)
+        #expect(future.json?["data"]?["totalActivities"] == 0)
 
         // Deleting the account refuses its tokens and its password; its published event stays listed.
         let publicBefore = await mock.publicEventIDs()

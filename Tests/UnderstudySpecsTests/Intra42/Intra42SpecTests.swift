@@ -105,6 +105,11 @@ struct Intra42SpecTests {
         #expect(try endpoint("GET /v2/users").examples.queries == ["search[login]=…"])
         let stats = try endpoint("GET /v2/users/{login}/locations_stats").parameters.map(\.name)
         #expect(stats == ["login", "begin_at", "end_at", "time_zone"])
+        // time_zone lists zone.tab's zones and UTC; the mock cuts days with Foundation's TimeZone, which knows each.
+        let zone = try endpoint("GET /v2/users/{login}/locations_stats").parameters.first { $0.name == "time_zone" }
+        #expect(zone?.schema == .string(values: Intra42.timeZones))
+        #expect(Intra42.timeZones.count == 419 && Intra42.timeZones.contains("Europe/Paris"))
+        #expect(Intra42.timeZones.filter { TimeZone(identifier: $0) == nil } == [])
         let campus = try endpoint("GET /v2/campus/{id}").parameters
         #expect(campus == [.path("id", .integer(minimum: 1), summary: "A campus id")])
     }

@@ -172,13 +172,14 @@ extension VideGreniersMock {
         return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, now: now)
     }
 
-    /// Counts over `startDate`...`endDate` (default: the last 30 days). `activityCounts` is the object the
-    /// document shows, keyed by the activity type's number (`{"0": 45, "7": 8}`).
+    /// Counts over `startDate`...`endDate` (default: the last 30 days; a period that starts later than now
+    /// ends when it starts). `activityCounts` is the object the document shows, keyed by the activity type's number
+    /// (`{"0": 45, "7": 8}`). An end before the start is the endpoint's declared rule, refused before this runs.
     func activityStatistics(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
-        let end = try Self.queryDate(request, "endDate") ?? now
-        let start = try Self.queryDate(request, "startDate") ?? end - 30 * 86_400
-        guard start <= end else { throw MockError(.badRequest, "endDate: must not be before startDate") }
+        let from = try Self.queryDate(request, "startDate")
+        let end = try Self.queryDate(request, "endDate") ?? max(now, from ?? now)
+        let start = from ?? end - 30 * 86_400
         let data = store.read { state in
             let activities = state.activities.filter {
                 $0.userId == caller && $0.createdOnUtc >= start && $0.createdOnUtc <= end

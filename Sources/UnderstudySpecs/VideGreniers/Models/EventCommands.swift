@@ -196,7 +196,10 @@ extension VideGreniers {
         schema.refine("latitude") { $0 = .number(minimum: -90, maximum: 90) }
         schema.refine("longitude") { $0 = .number(minimum: -180, maximum: 180) }
         schema.setFormat(.email, of: "contactEmail")
-        for name in ["entryFeeAmount", "earlyBirdFeeAmount"] { schema.refine(name) { $0 = .decimal(minimum: 0) } }
+        // .NET's decimal holds no more than 79228162514264337593543950335: a larger amount is a 400.
+        for name in ["entryFeeAmount", "earlyBirdFeeAmount"] {
+            schema.refine(name) { $0 = .decimal(minimum: 0, maximum: 79_228_162_514_264_337_593_543_950_335) }
+        }
         for name in ["entryFeeCurrency", "earlyBirdFeeCurrency"] {
             schema.refine(name) { $0 = .string(minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$") }
         }
