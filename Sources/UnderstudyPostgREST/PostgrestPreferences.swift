@@ -24,7 +24,9 @@ package struct PostgrestPreferences {
         var invalid: [String] = []
         let parts = (header ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         for part in parts {
-            let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+            // Empty pieces kept: `Prefer: =` is a preference with no name, not a trap.
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { String($0).trimmingSpaces }
             let value = pair.count > 1 ? pair[1] : ""
             switch pair[0] {
             case "return":

@@ -36,7 +36,8 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         let settings = text[text.index(after: colon)...].split(separator: ",").map { String($0).trimmingSpaces }
         guard !settings.isEmpty, !settings.allSatisfy(\.isEmpty) else { throw FaultRuleError("fault \"\(text)\" sets nothing") }
         for setting in settings where !setting.isEmpty {
-            let pair = setting.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+            let pair = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { String($0).trimmingSpaces }
             let key = pair[0]
             let value = pair.count > 1 ? pair[1] : nil
             switch key {

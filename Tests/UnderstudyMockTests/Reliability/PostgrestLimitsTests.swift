@@ -24,6 +24,21 @@ struct PostgrestLimitsTests {
         #expect(try await session.rows("/rest/v1/properties?or=(\(deepest))") == [])
     }
 
+    /// `Prefer: =` (Schemathesis seed 3 sent it) trapped the preference parser: a preference with no name is ignored,
+    /// as any unknown one, and refused under `handling=strict` (PGRST122, docs.postgrest.org preferences).
+    @Test func preferencesWithNoNameAreIgnoredNotTrapped() async throws {
+        let session = try await EasyCoMockTests().session()
+        for prefer in ["=", ", = ,", "=representation", "return="] {
+            let reply = await session.send("GET", "/rest/v1/properties?select=id", headers: ["Prefer": prefer])
+            #expect(reply.status == 200, "\(prefer)")
+        }
+        let strict = await session.send(
+            "GET", "/rest/v1/properties?select=id", headers: ["Prefer": "handling=strict, ="])
+        #expect(strict.status == 400)
+        #expect(strict.json?["code"] == "PGRST122")
+        #expect(throws: FaultRuleError.self) { try FaultRule(parsing: "*: =") }
+    }
+
     @Test func aCatastrophicRegexEndsWithTheStatementTimeout() async throws {
         let session = try await EasyCoMockTests().session()
         // The anon role's statement timeout is 3 s; without it this pattern runs for minutes.
