@@ -219,10 +219,13 @@ struct DriftTests {
     }
 
     @Test func aClosedPortIsConnectionRefused() async throws {
-        let port = try await CannedServer.with([:]) { $0.port }
-        let options = CheckOptions(baseURL: "http://127.0.0.1:\(port)", probes: false, endpoints: Self.fitnessList)
+        // Held bound, never listening: no test running beside this one can open a server on it meanwhile.
+        let closed = try ClosedPort()
+        let options = CheckOptions(
+            baseURL: "http://127.0.0.1:\(closed.port)", probes: false, endpoints: Self.fitnessList)
         let report = await Checker(spec: Fitness.spec, options: options).run()
         #expect(report.findings.filter { $0.severity > .note }.map(\.rule) == [RuleID.transportRefused])
+        withExtendedLifetime(closed) {}
     }
 
     @Test func retriesRepeatOnlyTransportFailures() async throws {

@@ -267,8 +267,13 @@ private struct EndpointWalk {
         return schema.objectValue?.isEmpty == true ? "any" : "unknown"
     }
 
+    /// The schema as JSON; a long enumeration (a time zone parameter's 419 names) shows its count instead.
     private func describe(_ schema: JSONValue?) -> String {
-        guard let schema else { return "nothing" }
+        guard var schema else { return "nothing" }
+        if case .object(var members) = schema, let values = members["enum"]?.arrayValue, values.count > 12 {
+            members["enum"] = .string("\(values.count) values")
+            schema = .object(members)
+        }
         return schema.serialized()
     }
 

@@ -154,12 +154,12 @@ struct ValidatingProxyTests {
     }
 
     @Test func upstreamDownIsABadGatewayAndUnknownRoutesANote() async throws {
-        // A port that was just free: nothing listens there any more.
-        let vanished = try await TestUpstream.start(Router())
-        await vanished.stop()
+        // A port held bound and never listening: connections to it are refused, and no other test can take it.
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
         // The refused connection is reported at once; the short timeout only bounds the test if it were not.
         let proxy = try await ValidatingProxy.start(
-            spec: Fitness.spec, upstream: vanished.baseURL,
+            spec: Fitness.spec, upstream: "http://127.0.0.1:\(closed.port)",
             options: ProxyOptions(transport: HTTPTransport.Options(timeout: .seconds(1))))
         try await Self.withClient { client in
             let secrets: HeaderFields = [
