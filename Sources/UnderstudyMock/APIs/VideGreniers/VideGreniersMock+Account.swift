@@ -10,16 +10,17 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let (page, pageSize) = Self.paging(request)
         let unreadOnly = request.query["unreadOnly"] == "true"
-        let rows = store.read { state in
-            state.notifications
+        let shown = store.read { state in
+            let notifications = state.notifications
                 .filter { $0.userId == caller && (!unreadOnly || $0.readOnUtc == nil) }
                 .sorted {
                     $0.createdOnUtc != $1.createdOnUtc
                         ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
                 }
+            return VideGreniersAnswers.Page(notifications, number: page, size: pageSize)
                 .map { VideGreniersAnswers.notification($0, in: state) }
         }
-        return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, now: now)
+        return try VideGreniersAnswers.page(shown, now: now)
     }
 
     func markNotificationRead(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -156,8 +157,8 @@ extension VideGreniersMock {
         let type = request.query["activityType"].flatMap { Int($0) }
         let from = try Self.queryDate(request, "startDate")
         let until = try Self.queryDate(request, "endDate")
-        let rows = store.read { state in
-            state.activities
+        let shown = store.read { state in
+            let activities = state.activities
                 .filter { activity in
                     activity.userId == caller && (type == nil || activity.activityType.rawValue == type)
                         && (from == nil || activity.createdOnUtc >= from!)
@@ -167,9 +168,10 @@ extension VideGreniersMock {
                     $0.createdOnUtc != $1.createdOnUtc
                         ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
                 }
+            return VideGreniersAnswers.Page(activities, number: page, size: pageSize)
                 .map { VideGreniersAnswers.activity($0, in: state) }
         }
-        return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, now: now)
+        return try VideGreniersAnswers.page(shown, now: now)
     }
 
     /// Counts over `startDate`...`endDate` (default: the last 30 days; a period that starts later than now

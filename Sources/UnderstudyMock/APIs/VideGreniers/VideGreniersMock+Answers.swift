@@ -15,13 +15,24 @@ enum VideGreniersAnswers {
 
     // MARK: Envelopes
 
-    /// `{data, success: true, message, errors: null, timestamp}`; `state` restores the events' amounts.
+    /// The amounts of the events an answer shows, as they were received (`2.50`), by event id: System.Text.Json
+    /// writes a `decimal` with its scale (the document's `2.00`), which Foundation's `Decimal` drops. Taken under
+    /// the state's lock with the answer's data, so that encoding happens after the lock is released.
+    typealias Amounts = [UUID: (entry: String?, earlyBird: String?)]
+
+    static func amounts(of events: some Sequence<VideGreniersMock.Event>) -> Amounts {
+        Dictionary(
+            events.lazy.map { ($0.id, ($0.entryFeeAmount, $0.earlyBirdFeeAmount)) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `{data, success: true, message, errors: null, timestamp}`.
     static func ok<Data: Codable & Sendable>(
-        _ data: Data?, in state: State? = nil, now: Double, status: Int = 200, message: String? = nil
+        _ data: Data?, amounts: Amounts = [:], now: Double, status: Int = 200, message: String? = nil
     ) throws -> MockResponse {
         let envelope = VideGreniers.ApiResponse(
             data: data, success: true, message: message, errors: nil, timestamp: date(now))
-        return .json(try wire(envelope, amountsFrom: state), status: status)
+        return .json(try wire(envelope, amounts: amounts), status: status)
     }
 
     /// An answer without data: `{data: null, success: true, message, ...}`.
@@ -29,40 +40,61 @@ enum VideGreniersAnswers {
         try ok(VideGreniers.EmptyData?.none, now: now, message: message)
     }
 
-    /// A page of `rows` in a `PaginatedApiResponse`.
-    static func page<Row: Codable & Sendable>(
-        _ rows: [Row], page: Int, pageSize: Int, in state: State? = nil, now: Double
-    ) throws -> MockResponse {
-        let totalCount = rows.count
-        let totalPages = (totalCount + pageSize - 1) / pageSize
-        // A page past the last one is empty; checking first keeps `(page - 1) * pageSize` from overflowing.
-        let start = page > totalPages ? totalCount : (page - 1) * pageSize
+    /// Page `number` of some rows (a page past the last one is empty), taken under the state's lock so that only
+    /// its rows become answers.
+    struct Page<Row> {
+        var rows: [Row]
+        let number: Int
+        let size: Int
+        let totalCount: Int
+
+        init(_ all: [Row], number: Int, size: Int) {
+            totalCount = all.count
+            let totalPages = (totalCount + size - 1) / size
+            // Checking first keeps `(number - 1) * size` from overflowing.
+            let start = number > totalPages ? totalCount : (number - 1) * size
+            rows = Array(all[start..<min(start + size, totalCount)])
+            (self.number, self.size) = (number, size)
+        }
+
+        func map<Answer>(_ transform: (Row) throws -> Answer) rethrows -> Page<Answer> {
+            Page<Answer>(rows: try rows.map(transform), number: number, size: size, totalCount: totalCount)
+        }
+
+        private init(rows: [Row], number: Int, size: Int, totalCount: Int) {
+            (self.rows, self.number, self.size, self.totalCount) = (rows, number, size, totalCount)
+        }
+    }
+
+    /// A page in a `PaginatedApiResponse`.
+    static func page<Row: Codable & Sendable>(_ page: Page<Row>, amounts: Amounts = [:], now: Double) throws
+        -> MockResponse
+    {
+        let totalPages = (page.totalCount + page.size - 1) / page.size
         let envelope = VideGreniers.PaginatedApiResponse(
-            data: Array(rows[start..<min(start + pageSize, totalCount)]), success: true, message: nil, errors: nil,
-            timestamp: date(now),
+            data: page.rows, success: true, message: nil, errors: nil, timestamp: date(now),
             pagination: VideGreniers.PaginationMetadata(
-                page: page, pageSize: pageSize, totalPages: totalPages, totalCount: totalCount,
-                hasPreviousPage: page > 1, hasNextPage: page < totalPages))
-        return .json(try wire(envelope, amountsFrom: state))
+                page: page.number, pageSize: page.size, totalPages: totalPages, totalCount: page.totalCount,
+                hasPreviousPage: page.number > 1, hasNextPage: page.number < totalPages))
+        return .json(try wire(envelope, amounts: amounts))
     }
 
-    private static func wire(_ model: some Encodable, amountsFrom state: State?) throws -> JSONValue {
+    private static func wire(_ model: some Encodable, amounts: Amounts) throws -> JSONValue {
         let json = try VideGreniers.spec.wireJSON(model)
-        return state.map { restoringAmounts(json, from: $0) } ?? json
+        return amounts.isEmpty ? json : restoringAmounts(json, from: amounts)
     }
 
-    /// System.Text.Json writes a `decimal` with its scale (`2.50`, as the document's `2.00`), which
-    /// Foundation's `Decimal` drops: every event's amounts are written back as the literals received.
-    private static func restoringAmounts(_ value: JSONValue, from state: State) -> JSONValue {
+    /// Every event's amounts written back as the literals received.
+    private static func restoringAmounts(_ value: JSONValue, from amounts: Amounts) -> JSONValue {
         switch value {
-        case .array(let elements): return .array(elements.map { restoringAmounts($0, from: state) })
+        case .array(let elements): return .array(elements.map { restoringAmounts($0, from: amounts) })
         case .object(var members):
-            for (key, member) in members { members[key] = restoringAmounts(member, from: state) }
+            for (key, member) in members { members[key] = restoringAmounts(member, from: amounts) }
             if members["entryFeeAmount"] != nil, let id = members["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-                let event = state.event(id)
+                let literals = amounts[id]
             {
-                members["entryFeeAmount"] = amount(event.entryFeeAmount)
-                members["earlyBirdFeeAmount"] = amount(event.earlyBirdFeeAmount)
+                members["entryFeeAmount"] = amount(literals.entry)
+                members["earlyBirdFeeAmount"] = amount(literals.earlyBird)
             }
             return .object(members)
         default: return value
@@ -104,9 +136,10 @@ enum VideGreniersAnswers {
             favoriteCount: state.favoriteCount(of: event.id))
     }
 
-    static func favorite(_ favorite: VideGreniersMock.Favorite, in state: State) -> VideGreniers.FavoriteDto? {
-        guard let event = state.event(favorite.eventId) else { return nil }
-        return VideGreniers.FavoriteDto(
+    static func favorite(_ favorite: VideGreniersMock.Favorite, of event: VideGreniersMock.Event, in state: State)
+        -> VideGreniers.FavoriteDto
+    {
+        VideGreniers.FavoriteDto(
             id: favorite.id, userId: favorite.userId, eventId: favorite.eventId,
             event: self.event(event, in: state, caller: favorite.userId), createdOnUtc: date(favorite.createdOnUtc),
             status: favorite.status)

@@ -25,7 +25,7 @@ extension VideGreniersMock {
         let city = query["city"].map(Self.folded).flatMap { $0.isEmpty ? nil : $0 }
         let hasEntryFee = query["hasEntryFee"].map { $0 == "true" }
 
-        return try store.read { state in
+        let (shown, amounts) = store.read { state in
             var events = state.events.filter { event in
                 guard state.isVisible(event, to: caller) else { return false }
                 if let search, !Self.folded(event.title).contains(search),
@@ -46,21 +46,27 @@ extension VideGreniersMock {
                 if order == .orderedSame { return lhs.id.uuidString < rhs.id.uuidString }
                 return descending ? order == .orderedDescending : order == .orderedAscending
             }
-            let rows = events.map { VideGreniersAnswers.event($0, in: state, caller: caller) }
-            return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, in: state, now: now)
+            let shown = VideGreniersAnswers.Page(events, number: page, size: pageSize)
+            return (
+                shown.map { VideGreniersAnswers.event($0, in: state, caller: caller) },
+                VideGreniersAnswers.amounts(of: shown.rows)
+            )
         }
+        return try VideGreniersAnswers.page(shown, amounts: amounts, now: now)
     }
 
     func event(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = optionalCaller(request)
         let id = try Self.pathID(request, "id")
-        return try store.read { state in
+        let (shown, amounts) = try store.read { state in
             guard let event = state.event(id), state.isVisible(event, to: caller) else {
                 throw MockError(.notFound, "event \(id.uuidString.lowercased()) does not exist")
             }
-            return try VideGreniersAnswers.ok(
-                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
+            return (
+                VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now)
     }
 
     func nearbyEvents(_ request: MockRequest, now: Double) throws -> MockResponse {
@@ -70,7 +76,7 @@ extension VideGreniersMock {
         let longitude = request.query["longitude"].flatMap { Double($0) } ?? 0
         let radius = Double(request.query["radiusKm"].flatMap { Int($0) } ?? 10)
         let limit = request.query["limit"].flatMap { Int($0) } ?? 20
-        return try store.read { state in
+        let (shown, amounts) = store.read { state in
             var found: [(event: Event, distance: Double)] = []
             for event in state.events where state.isVisible(event, to: caller) {
                 let distance = Self.distanceKm(latitude, longitude, event.latitude, event.longitude)
@@ -79,18 +85,20 @@ extension VideGreniersMock {
             found.sort { lhs, rhs in
                 lhs.distance != rhs.distance ? lhs.distance < rhs.distance : lhs.event.startDate < rhs.event.startDate
             }
-            let rows = found.prefix(limit).map {
-                VideGreniersAnswers.event($0.event, in: state, caller: caller, distanceKm: $0.distance)
-            }
-            return try VideGreniersAnswers.ok(rows, in: state, now: now)
+            let nearest = found.prefix(limit)
+            return (
+                nearest.map { VideGreniersAnswers.event($0.event, in: state, caller: caller, distanceKm: $0.distance) },
+                VideGreniersAnswers.amounts(of: nearest.map(\.event))
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now)
     }
 
     func createEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let command = try request.body(as: VideGreniers.CreateEventCommand.self, in: VideGreniers.spec)
         let details = VideGreniersEventDetails(command, json: request.json)
-        return try await store.write { state in
+        let (shown, amounts) = try await store.write { state in
             try details.validate(in: state)
             guard let organizer = state.user(caller) else {
                 throw MockError(.unauthorized, "user \(caller) does not exist")
@@ -104,9 +112,11 @@ extension VideGreniersMock {
             details.apply(to: &event)
             state.events.append(event)
             state.record(.eventCreated, user: caller, event: event, at: now)
-            return try VideGreniersAnswers.ok(
-                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now, status: 201)
+            return (
+                VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now, status: 201)
     }
 
     func updateEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -114,7 +124,7 @@ extension VideGreniersMock {
         let id = try Self.pathID(request, "id")
         let command = try request.body(as: VideGreniers.UpdateEventCommand.self, in: VideGreniers.spec)
         let details = VideGreniersEventDetails(command, json: request.json)
-        return try await store.write { state in
+        let (shown, amounts) = try await store.write { state in
             // The body's id equals the path's: the endpoint's declared rule, refused before this runs.
             let problems = details.problems(in: state)
             if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
@@ -127,15 +137,17 @@ extension VideGreniersMock {
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
             state.record(.eventUpdated, user: caller, event: event, at: now)
-            return try VideGreniersAnswers.ok(
-                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
+            return (
+                VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now)
     }
 
     func publishEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let id = try Self.pathID(request, "id")
-        return try await store.write { state in
+        let (shown, amounts) = try await store.write { state in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "publish")
             let status = state.events[index].status
             guard status == .draft else {
@@ -147,9 +159,11 @@ extension VideGreniersMock {
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
             state.record(.eventPublished, user: caller, event: event, at: now)
-            return try VideGreniersAnswers.ok(
-                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
+            return (
+                VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now)
     }
 
     func cancelEvent(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -157,7 +171,7 @@ extension VideGreniersMock {
         let id = try Self.pathID(request, "id")
         let body = try request.body(as: VideGreniers.CancelEventRequest.self, in: VideGreniers.spec)
         let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await store.write { state in
+        let (shown, amounts) = try await store.write { state in
             let index = try Self.ownedEvent(id, by: caller, in: state, action: "cancel")
             let status = state.events[index].status
             guard status != .cancelled && status != .completed else {
@@ -177,9 +191,11 @@ extension VideGreniersMock {
                         actionUrl: "videgreniers://events/\(id.uuidString.lowercased())", actionText: "Voir",
                         imageUrl: nil, createdOnUtc: now, eventId: id, eventTitle: event.title))
             }
-            return try VideGreniersAnswers.ok(
-                VideGreniersAnswers.event(event, in: state, caller: caller), in: state, now: now)
+            return (
+                VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now)
     }
 
     // MARK: Helpers

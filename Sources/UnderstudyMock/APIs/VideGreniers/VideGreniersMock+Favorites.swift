@@ -6,22 +6,27 @@ extension VideGreniersMock {
     func favorites(_ request: MockRequest, now: Double) throws -> MockResponse {
         let caller = try caller(request)
         let (page, pageSize) = Self.paging(request)
-        return try store.read { state in
-            let rows = state.favorites
+        let (shown, amounts) = store.read { state in
+            let favorites = state.favorites
                 .filter { $0.userId == caller }
                 .sorted {
                     $0.createdOnUtc != $1.createdOnUtc
                         ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
                 }
-                .compactMap { VideGreniersAnswers.favorite($0, in: state) }
-            return try VideGreniersAnswers.page(rows, page: page, pageSize: pageSize, in: state, now: now)
+                .compactMap { favorite in state.event(favorite.eventId).map { (favorite, event: $0) } }
+            let shown = VideGreniersAnswers.Page(favorites, number: page, size: pageSize)
+            return (
+                shown.map { VideGreniersAnswers.favorite($0.0, of: $0.event, in: state) },
+                VideGreniersAnswers.amounts(of: shown.rows.map(\.event))
+            )
         }
+        return try VideGreniersAnswers.page(shown, amounts: amounts, now: now)
     }
 
     func addFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
         let caller = try caller(request)
         let eventId = try Self.pathID(request, "eventId")
-        return try await store.write { state in
+        let (shown, amounts) = try await store.write { state in
             let event = try Self.visibleEvent(eventId, to: caller, in: state)
             guard !state.isFavorite(eventId, of: caller) else {
                 throw MockError(.conflict, "eventId: event \(eventId.uuidString.lowercased()) is already a favorite")
@@ -30,9 +35,11 @@ extension VideGreniersMock {
                 id: state.nextID(), userId: caller, eventId: eventId, createdOnUtc: now, status: .active)
             state.favorites.append(favorite)
             state.record(.eventFavorited, user: caller, event: event, at: now)
-            return try VideGreniersAnswers.ok(
-                VideGreniersAnswers.favorite(favorite, in: state), in: state, now: now, status: 201)
+            return (
+                VideGreniersAnswers.favorite(favorite, of: event, in: state), VideGreniersAnswers.amounts(of: [event])
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now, status: 201)
     }
 
     func removeFavorite(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -87,18 +94,23 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let days = request.query["daysAhead"].flatMap { Int($0) } ?? 7
         let horizon = now + Double(days) * 86_400
-        return try store.read { state in
-            var found: [(favorite: Favorite, start: Double)] = []
+        let (shown, amounts) = store.read { state in
+            var found: [(favorite: Favorite, event: Event)] = []
             for favorite in state.favorites where favorite.userId == caller {
                 guard let event = state.event(favorite.eventId), event.status != .cancelled else { continue }
-                if event.startDate >= now && event.startDate <= horizon { found.append((favorite, event.startDate)) }
+                if event.startDate >= now && event.startDate <= horizon { found.append((favorite, event)) }
             }
             found.sort { lhs, rhs in
-                lhs.start != rhs.start ? lhs.start < rhs.start : lhs.favorite.id.uuidString < rhs.favorite.id.uuidString
+                lhs.event.startDate != rhs.event.startDate
+                    ? lhs.event.startDate < rhs.event.startDate
+                    : lhs.favorite.id.uuidString < rhs.favorite.id.uuidString
             }
-            let rows = found.compactMap { VideGreniersAnswers.favorite($0.favorite, in: state) }
-            return try VideGreniersAnswers.ok(rows, in: state, now: now)
+            return (
+                found.map { VideGreniersAnswers.favorite($0.favorite, of: $0.event, in: state) },
+                VideGreniersAnswers.amounts(of: found.map(\.event))
+            )
         }
+        return try VideGreniersAnswers.ok(shown, amounts: amounts, now: now)
     }
 
     /// An event the caller may see, or 404.
