@@ -15,7 +15,7 @@ extension VideGreniersMock {
                 .filter { $0.userId == caller && (!unreadOnly || $0.readOnUtc == nil) }
                 .sorted {
                     $0.createdOnUtc != $1.createdOnUtc
-                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
+                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id < $1.id
                 }
             return VideGreniersAnswers.Page(notifications, number: page, size: pageSize)
                 .map { VideGreniersAnswers.notification($0, in: state) }
@@ -166,7 +166,7 @@ extension VideGreniersMock {
                 }
                 .sorted {
                     $0.createdOnUtc != $1.createdOnUtc
-                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
+                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id < $1.id
                 }
             return VideGreniersAnswers.Page(activities, number: page, size: pageSize)
                 .map { VideGreniersAnswers.activity($0, in: state) }

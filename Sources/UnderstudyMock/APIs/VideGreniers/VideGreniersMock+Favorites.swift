@@ -11,7 +11,7 @@ extension VideGreniersMock {
                 .filter { $0.userId == caller }
                 .sorted {
                     $0.createdOnUtc != $1.createdOnUtc
-                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id.uuidString < $1.id.uuidString
+                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id < $1.id
                 }
                 .compactMap { favorite in state.event(favorite.eventId).map { (favorite, event: $0) } }
             let shown = VideGreniersAnswers.Page(favorites, number: page, size: pageSize)
@@ -103,7 +103,7 @@ extension VideGreniersMock {
             found.sort { lhs, rhs in
                 lhs.event.startDate != rhs.event.startDate
                     ? lhs.event.startDate < rhs.event.startDate
-                    : lhs.favorite.id.uuidString < rhs.favorite.id.uuidString
+                    : lhs.favorite.id < rhs.favorite.id
             }
             return (
                 found.map { VideGreniersAnswers.favorite($0.favorite, of: $0.event, in: state) },
