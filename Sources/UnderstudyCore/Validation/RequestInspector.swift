@@ -172,22 +172,35 @@ public struct RequestInspector: Sendable {
     static func roundingTinyDecimals(_ value: JSONValue, schema: Schema, definitions: SchemaDefinitions)
         -> JSONValue
     {
+        rounded(value, schema: schema, definitions: definitions) ?? value
+    }
+
+    /// `value` with its tiny decimals read as zero; `nil` when it has none, so that nothing is rebuilt.
+    private static func rounded(_ value: JSONValue, schema: Schema, definitions: SchemaDefinitions) -> JSONValue? {
         switch (value, schema.resolved(in: definitions)) {
         case (.number(let number), .decimal?):
-            guard let double = number.doubleValue, double != 0, abs(double) < 5e-29 else { return value }
+            guard let double = number.doubleValue, double != 0, abs(double) < 5e-29 else { return nil }
             return .number(JSONNumber(uncheckedLiteral: "0"))
         case (.object(let members), .object(let object)?):
-            return .object(
-                members.reduce(into: [:]) { read, member in
-                    read[member.key] =
-                        object[member.key].map {
-                            roundingTinyDecimals(member.value, schema: $0.schema, definitions: definitions)
-                        } ?? member.value
-                })
+            var changed: [String: JSONValue]?
+            for (key, member) in members {
+                guard let property = object[key],
+                    let new = rounded(member, schema: property.schema, definitions: definitions)
+                else { continue }
+                changed = changed ?? members
+                changed?[key] = new
+            }
+            return changed.map(JSONValue.object)
         case (.array(let elements), .array(let array)?):
-            return .array(elements.map { roundingTinyDecimals($0, schema: array.items, definitions: definitions) })
+            var changed: [JSONValue]?
+            for (index, element) in elements.enumerated() {
+                guard let new = rounded(element, schema: array.items, definitions: definitions) else { continue }
+                changed = changed ?? elements
+                changed?[index] = new
+            }
+            return changed.map(JSONValue.array)
         default:
-            return value
+            return nil
         }
     }
 
