@@ -91,14 +91,21 @@ def filter_body(ctx, body):
     return _valid(body)
 
 
-def _read(case, expression):
-    """The value a runtime expression names in a case (`$request.query.endDate`, `$request.body#/id`), or None."""
+def _place(case, expression):
+    """Where a runtime expression points in a case (`$request.query.endDate`, `$request.body#/id`): the dict that
+    holds the value and its key, or (None, None)."""
     for prefix, values in (("$request.path.", case.path_parameters), ("$request.query.", case.query)):
-        if expression.startswith(prefix):
-            return (values or {}).get(expression[len(prefix):])
+        if expression.startswith(prefix) and values is not None:
+            return values, expression[len(prefix):]
     if expression.startswith("$request.body#/") and isinstance(case.body, dict):
-        return case.body.get(expression[len("$request.body#/"):].replace("~1", "/").replace("~0", "~"))
-    return None
+        return case.body, expression[len("$request.body#/"):].replace("~1", "/").replace("~0", "~")
+    return None, None
+
+
+def _read(case, expression):
+    """The value a runtime expression names in a case, or None."""
+    values, key = _place(case, expression)
+    return None if values is None else values.get(key)
 
 
 def _same(value, other):
@@ -127,11 +134,9 @@ def _case_valid(case):
 
 
 def _write(case, expression, value):
-    for prefix, values in (("$request.path.", case.path_parameters), ("$request.query.", case.query)):
-        if expression.startswith(prefix) and values is not None:
-            values[expression[len(prefix):]] = value
-    if expression.startswith("$request.body#/") and isinstance(case.body, dict):
-        case.body[expression[len("$request.body#/"):].replace("~1", "/").replace("~0", "~")] = value
+    values, key = _place(case, expression)
+    if values is not None:
+        values[key] = value
 
 
 @schemathesis.hook

@@ -56,6 +56,15 @@ public enum RequestRule: Sendable, Hashable {
         }
     }
 
+    /// The two values a request breaks the rule with; `nil` when it keeps it, when a value is absent, or when they
+    /// cannot be compared. `read` gives a value of the request.
+    func broken(reading read: (RequestValue) -> JSONValue?) -> (value: JSONValue, other: JSONValue)? {
+        guard let value = read(operands.0), let other = read(operands.1), isKept(value, other) == false else {
+            return nil
+        }
+        return (value, other)
+    }
+
     /// Whether the two values keep the rule; `nil` when they cannot be compared (a value of the wrong type is its
     /// parameter's or member's own finding).
     func isKept(_ value: JSONValue, _ other: JSONValue) -> Bool? {
@@ -127,13 +136,21 @@ public enum RequestValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The parameter this names in `parameters`; `nil` for a body member.
-    func parameter(in parameters: [Parameter]) -> Parameter? {
+    /// The value in a request: a declared parameter's text read by its schema (`text` gives it, `nil` when the
+    /// request has none), or a body member that is present and not `null`.
+    func read(parameters: [Parameter], body: JSONValue?, text: (Parameter) -> String?) -> JSONValue? {
+        let (location, name): (Parameter.Location, String)
         switch self {
-        case .path(let name): parameters.first { $0.location == .path && $0.name == name }
-        case .query(let name): parameters.first { $0.location == .query && $0.name == name }
-        case .body: nil
+        case .path(let value): (location, name) = (.path, value)
+        case .query(let value): (location, name) = (.query, value)
+        case .body(let member):
+            guard let value = body?.objectValue?[member], value != .null else { return nil }
+            return value
         }
+        guard let parameter = parameters.first(where: { $0.location == location && $0.name == name }),
+            let text = text(parameter)
+        else { return nil }
+        return RequestInspector.coerce(text, to: parameter.schema)
     }
 }
 
@@ -143,16 +160,8 @@ extension AnyEndpoint {
     /// absent. The checker and tests build requests with it.
     public func keepRules(path: inout [String: String], query: inout [(String, String)], body: inout JSONValue?) {
         func read(_ place: RequestValue) -> JSONValue? {
-            switch place {
-            case .path(let name):
-                guard let text = path[name] else { return nil }
-                return place.parameter(in: parameters).map { RequestInspector.coerce(text, to: $0.schema) }
-                    ?? .string(text)
-            case .query(let name):
-                guard let text = query.last(where: { $0.0 == name })?.1 else { return nil }
-                return place.parameter(in: parameters).map { RequestInspector.coerce(text, to: $0.schema) }
-                    ?? .string(text)
-            case .body(let member): return body?.objectValue?[member]
+            place.read(parameters: parameters, body: body) { parameter in
+                parameter.location == .path ? path[parameter.name] : query.last { $0.0 == parameter.name }?.1
             }
         }
         func write(_ value: JSONValue, to place: RequestValue) {
@@ -167,9 +176,7 @@ extension AnyEndpoint {
             }
         }
         for rule in rules {
-            guard let value = read(rule.operands.0), let other = read(rule.operands.1),
-                rule.isKept(value, other) == false
-            else { continue }
+            guard let (_, other) = rule.broken(reading: read) else { continue }
             switch rule {
             case .equal: write(other, to: rule.operands.0)
             case .notBefore: write(ObjectRule.later(other), to: rule.operands.0)

@@ -94,19 +94,11 @@ public struct RequestInspector: Sendable {
     private func brokenRules(
         body: JSONValue?, skipping: (Parameter) -> Bool, parameter text: (Parameter) -> String?
     ) -> [Diagnostic] {
-        func read(_ place: RequestValue) -> JSONValue? {
-            if case .body(let member) = place {
-                guard let value = body?.objectValue?[member], value != .null else { return nil }
-                return value
-            }
-            guard let parameter = place.parameter(in: endpoint.parameters), !skipping(parameter),
-                let text = text(parameter)
-            else { return nil }
-            return Self.coerce(text, to: parameter.schema)
-        }
-        return endpoint.rules.compactMap { rule in
-            guard let value = read(rule.operands.0), let other = read(rule.operands.1),
-                rule.isKept(value, other) == false
+        endpoint.rules.compactMap { rule in
+            guard
+                let (value, other) = rule.broken(reading: { place in
+                    place.read(parameters: endpoint.parameters, body: body) { skipping($0) ? nil : text($0) }
+                })
             else { return nil }
             return Diagnostic(
                 .error, rule: .requestRuleBroken, message: rule.message(value, other),
