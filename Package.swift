@@ -187,8 +187,8 @@ let package = Package(
         .testTarget(
             name: "UnderstudyCLITests",
             dependencies: [
-                "UnderstudyCLI", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer",
-                "UnderstudyTesting",
+                "UnderstudyCLI", "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
+                "UnderstudyMockServer", "UnderstudyTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -9,9 +9,12 @@ struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a live server against an API's contract: status, headers, schema and the app's decode.",
         discussion: """
-            Reads every GET endpoint (path parameters discovered from earlier answers or given with --param), \
-            walks paged lists over two pages, and with --allow-writes runs the write scenarios, which clean up \
-            what they create. Tokens, keys and passwords never appear in the output: curl lines use \
+            Reads every GET endpoint (path parameters from earlier answers, the document's examples or --param), \
+            walks paged lists over two pages and tries each value of an enumerated query parameter. With \
+            --allow-writes it runs the API's write scenario, or explores the resources of a --spec document: it \
+            creates items of its own, reads them back, changes them, runs their actions and deletes them, newest \
+            first. Every output ends with the coverage: the operations reached and the documented statuses \
+            elicited. Tokens, keys and passwords never appear in the output: curl lines use \
             $UNDERSTUDY_TOKEN and friends. Exit status: 0 clean, 1 a finding reached --fail-on, 2 the tool \
             failed, 64 bad usage.
             """)
@@ -49,7 +52,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Check only this endpoint, as `understudy list` shows it (\"GET /activities\"). Repeatable.")
     var endpoint: [String] = []
 
-    @Flag(help: "Run the write scenarios (create, change and clean up resources).")
+    @Flag(help: "Run the writes: the API's write scenario, or an exploration of the document's resources; both clean up.")
     var allowWrites = false
 
     @Flag(help: "Skip the probes (unknown ids, refused tokens, invalid values, list semantics).")
@@ -78,6 +81,12 @@ struct Check: AsyncParsableCommand {
 
     @Option(help: "The most distinct findings one answer adds; the rest are counted as \"and N more like this\".")
     var maxFindingsPerResponse: Int = 20
+
+    @Option(
+        help: ArgumentHelp(
+            "Fail the run (a finding, exit 1) when it reaches fewer than this percentage of the operations.",
+            valueName: "percent"))
+    var minCoverage: Double?
 
     @Flag(help: "Show notes (the spec's choices, the document's examples) in the text output; JSON always has them.")
     var notes = false
@@ -110,6 +119,7 @@ struct Check: AsyncParsableCommand {
         guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard maxFindingsPerResponse > 0 else { throw ValidationError("--max-findings-per-response must be positive") }
+        guard (0...100).contains(minCoverage ?? 0) else { throw ValidationError("--min-coverage must be between 0 and 100") }
         guard api != .all else { throw ValidationError("--api must name one API (or apinest); each server has its own --base-url") }
         let specs = try appSpecs()
         let hasSecret = clientSecret != nil || ProcessInfo.processInfo.environment["UNDERSTUDY_CLIENT_SECRET"] != nil
@@ -190,7 +200,7 @@ struct Check: AsyncParsableCommand {
             probes: !noProbes, endpoints: endpoint.isEmpty ? nil : Set(endpoint), concurrency: concurrency,
             transport: HTTPTransport.Options(
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries),
-            maximumFindingsPerResponse: maxFindingsPerResponse)
+            maximumFindingsPerResponse: maxFindingsPerResponse, minimumCoverage: minCoverage.map { $0 / 100 })
         var reports: [CheckReport] = []
         let transport = HTTPTransport(options: options.transport)
         for spec in try appSpecs() {
@@ -212,6 +222,7 @@ struct Check: AsyncParsableCommand {
             let color = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
             for line in reports.compactMap(\.appLine) { print(line) }
             print(TerminalDiagnosticRenderer(useColor: color, showNotes: notes).render(findings), terminator: "")
+            for report in reports { print(report.coverageTable, terminator: "") }
             let requests = reports.reduce(0) { $0 + $1.requests }
             let seconds = reports.reduce(0) { $0 + $1.seconds }
             print("\(requests) requests in \(String(format: "%.2f", seconds)) s")

@@ -16,8 +16,29 @@ struct List: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @Flag(
+        help: """
+            List the resources instead: each collection with its item path, identifier (path parameter <-> body \
+            member), parent, item model, what they were inferred from, and the role of each operation.
+            """)
+    var resources = false
+
     func run() throws {
-        print(Self.render(try SpecFiles.specs(api: api, documents: spec), format: format), terminator: "")
+        let specs = try SpecFiles.specs(api: api, documents: spec)
+        let output = resources ? Self.renderResources(specs, format: format) : Self.render(specs, format: format)
+        print(output, terminator: "")
+    }
+
+    /// The resource graph of every spec.
+    static func renderResources(_ specs: [APISpec], format: OutputFormat) -> String {
+        let graphs = specs.map { ($0.id, ResourceGraph(spec: $0)) }
+        switch format {
+        case .json:
+            let document: JSONValue = ["formatVersion": 1, "apis": .array(graphs.map { $1.json(api: $0) })]
+            return document.serialized(.pretty)
+        case .text:
+            return graphs.map { $1.text(api: $0) }.joined(separator: "\n")
+        }
     }
 
     /// The listing of `specs`, one line (or JSON object) per endpoint in inventory order.

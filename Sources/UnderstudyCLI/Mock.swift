@@ -21,10 +21,14 @@ struct Mock: AsyncParsableCommand {
 
     @Option(
         help: """
-            Serve an OpenAPI 3.0 or 3.1 document (JSON or YAML) with a stateless fixture mock, on the port after the \
-            --api servers, under the base path of its first server URL. Repeatable.
+            Serve an OpenAPI 3.0 or 3.1 document (JSON or YAML), on the port after the --api servers, under the base \
+            path of its first server URL: its resources keep what is created, updated and deleted (see \
+            `understudy list --resources`). Repeatable.
             """)
     var spec: [String] = []
+
+    @Flag(help: "Serve --spec documents without state: every answer from the document's examples and schemas.")
+    var stateless = false
 
     @Option(help: "The address to bind.")
     var host: String = "127.0.0.1"
@@ -127,7 +131,7 @@ struct Mock: AsyncParsableCommand {
             idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             requestTimeout: .milliseconds(Int((requestTimeout * 1000).rounded())),
             maximumConnections: maxConnections ?? MockConfiguration.defaultMaximumConnections)
-        return try await MockLauncher(host: host, port: port, configuration: configuration)
+        return try await MockLauncher(host: host, port: port, configuration: configuration, stateless: stateless)
             .start(api ?? (spec.isEmpty ? "all" : nil), specs: specs)
     }
 

@@ -14,7 +14,12 @@ enum SpecFiles {
             do {
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
                 let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-                return try OpenAPIImport.spec(Array(bytes), source: path, fallbackID: stem)
+                let (spec, problems) = try OpenAPIImport.read(Array(bytes), source: path, fallbackID: stem)
+                for problem in problems {
+                    FileHandle.standardError.write(
+                        Data("warning: \(path): \(problem) (read all the same; that part is ignored)\n".utf8))
+                }
+                return spec
             } catch let error as OpenAPIImportError {
                 FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                 throw ExitStatus.toolFailure

@@ -12,6 +12,10 @@ public struct CheckReport: Sendable {
         public var seconds: Double
         /// Why it was not checked, when it was not.
         public var skipped: String?
+        /// The statuses the server answered it with, probes included.
+        public var elicited: Set<Int> = []
+        /// The statuses its document gives it (`nil` for `default`, which any status meets).
+        public var documented: [Int?] = []
     }
 
     public var api: String
@@ -54,6 +58,13 @@ public enum CheckReportRenderer {
         summary["requests"] = .integer(reports.reduce(0) { $0 + $1.requests })
         summary["endpointsChecked"] = .integer(reports.reduce(0) { $0 + $1.endpoints.filter { $0.skipped == nil }.count })
         summary["endpointsSkipped"] = .integer(reports.reduce(0) { $0 + $1.endpoints.filter { $0.skipped != nil }.count })
+        let coverage = reports.map(\.coverage)
+        summary["coverage"] = [
+            "operations": .integer(coverage.reduce(0) { $0 + $1.operations }),
+            "reached": .integer(coverage.reduce(0) { $0 + $1.reached }),
+            "documentedStatuses": .integer(coverage.reduce(0) { $0 + $1.statuses }),
+            "elicitedStatuses": .integer(coverage.reduce(0) { $0 + $1.elicited }),
+        ]
         object["summary"] = .object(summary)
         object["apis"] = .array(
             reports.map { report in
@@ -62,9 +73,9 @@ public enum CheckReportRenderer {
                     "requests": .integer(report.requests),
                     "endpoints": .array(
                         report.endpoints.map { record in
-                            var entry: [String: JSONValue] = [
-                                "endpoint": .string(record.endpoint), "requests": .integer(record.requests),
-                            ]
+                            var entry = CheckReport.coverageJSON(record)
+                            entry["endpoint"] = .string(record.endpoint)
+                            entry["requests"] = .integer(record.requests)
                             if let skipped = record.skipped { entry["skipped"] = .string(skipped) }
                             return .object(entry)
                         }),
@@ -114,8 +125,28 @@ public enum CheckReportRenderer {
                 xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
+            xml += coverageSuite(report)
         }
         return xml + "</testsuites>\n"
+    }
+
+    /// The coverage as a test suite: one case per operation and documented status, skipped when the run did not
+    /// elicit it (or did not reach the operation).
+    private static func coverageSuite(_ report: CheckReport) -> String {
+        let cases = report.endpoints.flatMap { record in record.documentedStatuses.map { (record, $0) } }
+        let skipped = cases.filter { !$0.0.elicited.contains($0.1) }.count
+        var xml = "  <testsuite name=\"\(escape(report.api)) coverage\" tests=\"\(cases.count)\" failures=\"0\" "
+        xml += "skipped=\"\(skipped)\">\n"
+        for (record, status) in cases {
+            xml += "    <testcase classname=\"\(escape(report.api)).coverage\" name=\"\(escape("\(record.endpoint) \(status)"))\""
+            if record.elicited.contains(status) {
+                xml += "/>\n"
+            } else {
+                let reason = record.skipped.map { "operation not reached: \($0)" } ?? "status not elicited"
+                xml += ">\n      <skipped message=\"\(escape(reason))\"/>\n    </testcase>\n"
+            }
+        }
+        return xml + "  </testsuite>\n"
     }
 
     /// One `::error`/`::warning`/`::notice` workflow command per finding, then the summary.
@@ -128,6 +159,9 @@ public enum CheckReportRenderer {
             let count = finding.occurrences > 1 ? " (×\(finding.occurrences))" : ""
             output += "::\(level) title=\(SpecChangeRenderer.escape(finding.rule.rawValue))::"
             output += SpecChangeRenderer.escape(place + ": " + finding.message + count) + "\n"
+        }
+        for report in reports {
+            output += "::notice title=coverage::\(SpecChangeRenderer.escape("\(report.api): \(report.coverage.sentence)"))\n"
         }
         return output + DiagnosticSummary(findings).sentence + "\n"
     }

@@ -35,14 +35,17 @@ public struct CheckOptions: Sendable {
     public var now: @Sendable () -> Date
     /// The most distinct findings one answer adds (`--max-findings-per-response`); the rest are counted.
     public var maximumFindingsPerResponse: Int
+    /// The share of operations (0 to 1) a run must reach, or it fails with a finding (`--min-coverage`).
+    public var minimumCoverage: Double?
 
     public init(
         baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
         allowWrites: Bool = false, probes: Bool = true, endpoints: Set<String>? = nil, concurrency: Int = 4,
         seed: UInt64 = 1, transport: HTTPTransport.Options = HTTPTransport.Options(),
-        maximumFindingsPerResponse: Int = 20,
+        maximumFindingsPerResponse: Int = 20, minimumCoverage: Double? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.minimumCoverage = minimumCoverage
         self.probes = probes
         self.now = now
         self.maximumFindingsPerResponse = maximumFindingsPerResponse
@@ -81,12 +84,23 @@ public struct Checker: Sendable {
         let started = ContinuousClock.now
         await session.signIn()
         await session.checkReads()
+        // Before the writes: a write scenario may end the session it signed in with.
         if options.probes { await Probes.run(session) }
-        if options.allowWrites { await spec.writeScenario?.run(in: session) }
+        if options.allowWrites {
+            if let scenario = spec.writeScenario {
+                await scenario.run(in: session)
+            } else {
+                await Explorer(session: session).run()
+            }
+        }
         session.noteDocument()
         session.recordUnvisited()
         await owned?.shutdown()
-        return session.report(seconds: (ContinuousClock.now - started).inSeconds)
+        var report = session.report(seconds: (ContinuousClock.now - started).inSeconds)
+        if let minimum = options.minimumCoverage, let finding = report.coverageFinding(minimum: minimum) {
+            report.findings.append(finding)
+        }
+        return report
     }
 }
 
@@ -96,7 +110,9 @@ final class CheckSession: Sendable {
     let options: CheckOptions
     let transport: HTTPTransport
     let inspector: ResponseInspector
-    private let state: Locked<State>
+    /// The spec's resources: where path values come from, and what `--allow-writes` creates and cleans up.
+    let graph: ResourceGraph
+    let state: Locked<State>
 
     struct State {
         var ledger: FindingLedger
@@ -109,8 +125,15 @@ final class CheckSession: Sendable {
         /// A large answer was judged since the last request: its freed memory goes back before the next one.
         var largeAnswerFreed = false
         /// What later requests may need of each read answer (ids, names, links: ``JSONValue/skeleton``), by
-        /// endpoint template; never whole bodies, so memory does not grow with the answers.
+        /// the shape of the endpoint's path (``ResourceInference/shape(_:)``); never whole bodies, so memory does
+        /// not grow with the answers.
         var bodies: [(endpoint: String, body: JSONValue)] = []
+        /// The items of each resource seen so far.
+        var items = ResourceLedger()
+        /// The statuses answered to each endpoint (probes included), for the coverage table.
+        var elicited: [String: Set<Int>] = [:]
+        /// The path values of the first 2xx answer of each endpoint, which probes reuse.
+        var reached: [String: [String: String]] = [:]
     }
 
     init(spec: APISpec, options: CheckOptions, transport: HTTPTransport) {
@@ -118,6 +141,7 @@ final class CheckSession: Sendable {
         self.options = options
         self.transport = transport
         inspector = ResponseInspector(spec: spec, maximumBodyBytes: options.transport.maximumBodyBytes)
+        graph = ResourceGraph(spec: spec)
         let ledger = FindingLedger(
             redactor: options.credentials.redactor, maximumPerResponse: options.maximumFindingsPerResponse)
         state = Locked(State(ledger: ledger, token: options.credentials.token))
@@ -129,7 +153,12 @@ final class CheckSession: Sendable {
     func report(seconds: Double) -> CheckReport {
         state.withLock { state in
             let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
-            let records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
+            var records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
+            for index in records.indices {
+                records[index].elicited = state.elicited[records[index].endpoint, default: []]
+                records[index].documented = spec.endpoint(records[index].endpoint)?.documentedResponses(in: spec)
+                    .map(\.status) ?? []
+            }
             return CheckReport(
                 api: spec.id, baseURL: options.baseURL, findings: state.ledger.findings,
                 endpoints: records, seconds: seconds, sent: state.sent, app: spec.app)
@@ -163,13 +192,25 @@ final class CheckSession: Sendable {
                 _ = canCall(endpoint)
                 continue
             }
-            let reason =
-                endpoint.method == .get
-                ? "not called" : options.allowWrites ? "not part of a write scenario" : "changes data: runs only with --allow-writes"
+            let reason = unvisitedReason(endpoint)
             state.withLock {
                 $0.records[endpoint.id] = CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
             }
         }
+    }
+
+    /// Why the run did not call an endpoint it could have called.
+    private func unvisitedReason(_ endpoint: AnyEndpoint) -> String {
+        guard endpoint.method != .get else { return "not called" }
+        guard options.allowWrites else { return "changes data: runs only with --allow-writes" }
+        if spec.writeScenario != nil { return "not part of the write scenario" }
+        guard let (resource, operation) = graph.role(of: endpoint.id), operation.role == .delete else {
+            return "not called"
+        }
+        guard let create = resource.operation(.create) else {
+            return "deletes only items the check made, and \(resource.name) has no create"
+        }
+        return "deletes only items the check made, and \(create.endpoint) made none"
     }
 
     /// Says once per run what the document leaves open or contradicts, for the endpoints checked: the
@@ -224,25 +265,42 @@ final class CheckSession: Sendable {
         if !query.isEmpty {
             url += "?" + query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&")
         }
-        for field in options.credentials.headers { fields.set(field.name, field.value) }
+        // Required header parameters (`xero-tenant-id`): `--param`, the document's example, or a generated value.
+        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
+        for parameter in endpoint.parameters where parameter.location == .header && parameter.required {
+            guard fields[parameter.name] == nil, parameter.name.lowercased() != "authorization" else { continue }
+            let value = options.parameters[parameter.name]
+                ?? Self.text(parameter.example ?? generator.value(for: parameter.schema, name: parameter.name))
+            fields.add(parameter.name, value)
+        }
+        // A request sent without credentials carries none of the ones given as headers either.
+        let credentialHeaders = Set(["authorization"] + endpoint.security.joined().compactMap { scheme -> String? in
+            if case .apiKey(let name, .header) = scheme { return name.lowercased() }
+            return nil
+        })
+        for field in options.credentials.headers where authenticated || !credentialHeaders.contains(field.name.lowercased()) {
+            fields.set(field.name, field.value)
+        }
         for field in headers { fields.set(field.name, field.value) }
         var bytes: [UInt8]?
-        if let body {
-            bytes = body.serializedBytes()
-            fields.add("Content-Type", "application/json")
+        if let (encoded, contentType) = encoded(body, for: endpoint) {
+            bytes = encoded
+            fields.add("Content-Type", contentType)
         }
         return OutgoingRequest(method: endpoint.method, url: url, headers: fields, body: bytes)
     }
 
     /// Sends `request`, judges the answer, records the findings (with a curl line) and returns the exchange
     /// and the parsed body of a 2xx answer.
-    @discardableResult
-    /// Sends a request of `endpoint` and judges its answer.
+    /// Sends a request of `endpoint`, judges its answer, and learns the items it names.
+    /// - Parameter path: the request's path values, which place the items of a nested collection.
     /// - Returns: the exchange without its body's bytes (judged here, never kept), and the body parsed when
     ///   the answer is a 2xx.
-    func perform(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?)
-        async -> (exchange: Exchange, body: JSONValue?)
-    {
+    @discardableResult
+    func perform(
+        _ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?,
+        path: [String: String] = [:]
+    ) async -> (exchange: Exchange, body: JSONValue?) {
         if state.withLock({ state in defer { state.largeAnswerFreed = false }; return state.largeAnswerFreed }) {
             Memory.giveBack()
         }
@@ -255,8 +313,13 @@ final class CheckSession: Sendable {
             if (200..<300).contains(response.status) { body = try? JSONParser().parse(response.body) }
             response.body = []
             exchange.outcome = .response(response)
+            if (200..<300).contains(response.status) { learn(endpoint, path: path, response: response, body: body) }
         }
         state.withLock { state in
+            if let status = exchange.response?.status { state.elicited[endpoint.id, default: []].insert(status) }
+            if let status = exchange.response?.status, (200..<300).contains(status), state.reached[endpoint.id] == nil {
+                state.reached[endpoint.id] = path
+            }
             var record = state.records[endpoint.id] ?? CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0)
             record.requests += 1
             record.seconds += exchange.duration
@@ -265,7 +328,9 @@ final class CheckSession: Sendable {
             state.sent.append(request)
             record.skipped = nil
             state.records[endpoint.id] = record
-            if let body, endpoint.method == .get { state.bodies.append((endpoint.path.template, body.skeleton)) }
+            if let body, endpoint.method == .get {
+                state.bodies.append((ResourceInference.shape(endpoint.path.segments), body.skeleton))
+            }
         }
         return (exchange, body)
     }
@@ -375,21 +440,29 @@ final class CheckSession: Sendable {
 
     // MARK: Reads
 
-    /// Every available `GET` endpoint, in rounds: an endpoint runs once its path parameters are known.
+    /// Every available `GET` endpoint (and every search by `POST`), in rounds: an endpoint runs once its path
+    /// parameters are known from earlier answers; what is left then runs with the document's example values or
+    /// values generated from the parameters' schemas, where a documented 4xx is an answer too.
     func checkReads() async {
-        var pending = spec.endpoints.filter { $0.method == .get && canCall($0) }
+        var pending = spec.endpoints.filter { endpoint in
+            (endpoint.method == .get || graph.role(of: endpoint.id)?.operation.role == .search) && canCall(endpoint)
+        }
+        var guessing = false
         while !pending.isEmpty {
-            let bodies = state.withLock { $0.bodies }
-            var ready: [(AnyEndpoint, [String: String])] = []
+            var ready: [(AnyEndpoint, PathValues)] = []
             var waiting: [AnyEndpoint] = []
             for endpoint in pending {
-                if let values = pathValues(for: endpoint, bodies: bodies) {
+                if let values = pathValues(for: endpoint, guessing: guessing) {
                     ready.append((endpoint, values))
                 } else {
                     waiting.append(endpoint)
                 }
             }
             if ready.isEmpty {
+                guard guessing else {
+                    guessing = true
+                    continue
+                }
                 for endpoint in waiting {
                     let names = endpoint.path.parameterNames.filter { options.parameters[$0] == nil }
                     skip(
@@ -430,27 +503,62 @@ final class CheckSession: Sendable {
     /// Answers above this size are judged one at a time.
     static let largeAnswerBytes = 4 << 20
 
-    private func checkRead(_ endpoint: AnyEndpoint, path: [String: String]) async {
-        let query = queryValues(for: endpoint)
-        let expected: Set<HTTPStatus> = endpoint.pagination == .range ? [endpoint.success, .partialContent] : [endpoint.success]
+    private func checkRead(_ endpoint: AnyEndpoint, path: PathValues) async {
+        // A value made up for a path parameter names nothing the server need have: a documented 4xx is an answer.
+        let expected = endpoint.expectedStatuses(guessedPath: path.guessed)
+        let body = endpoint.method == .get ? nil : requestBody(for: endpoint)
+        let request = request(endpoint, path: path.values, query: queryValues(for: endpoint), body: body)
         // Only the answer's skeleton lives on while the walk fetches more pages: a large first page is freed.
-        guard let first = await read(endpoint, path: path, query: query, expecting: expected) else { return }
-        await PaginationWalk(session: self, endpoint: endpoint, path: path, query: query).run(first: first)
+        guard let first = await perform(endpoint, request, expecting: expected, path: path.values).body?.skeleton,
+            endpoint.method == .get
+        else { return }
+        await PaginationWalk(session: self, endpoint: endpoint, path: path.values, query: queryValues(for: endpoint))
+            .run(first: first)
+        await tryEnumeratedValues(endpoint, path: path.values)
     }
 
-    private func read(_ endpoint: AnyEndpoint, path: [String: String], query: [(String, String)], expecting expected: Set<HTTPStatus>)
-        async -> JSONValue?
-    {
-        await perform(endpoint, request(endpoint, path: path, query: query), expecting: expected).body?.skeleton
+    /// One request per value of each enumerated query parameter the read does not send already, so every
+    /// documented filter is seen to answer.
+    private func tryEnumeratedValues(_ endpoint: AnyEndpoint, path: [String: String]) async {
+        let base = queryValues(for: endpoint)
+        for parameter in endpoint.parameters where parameter.location == .query && options.parameters[parameter.name] == nil {
+            let values: [String]
+            switch parameter.schema.resolved(in: spec.definitions) {
+            case .string(let constraints)?: values = constraints.values ?? []
+            case .integer(let constraints)?: values = constraints.values?.map(String.init) ?? []
+            case .array(let array)?:
+                if case .string(let constraints)? = array.items.resolved(in: spec.definitions) {
+                    values = constraints.values ?? []
+                } else {
+                    values = []
+                }
+            default: values = []
+            }
+            // Without a credential, a value may ask for one where the credential is optional (`visibility=friends`).
+            var expected = endpoint.expectedStatuses()
+            if token == nil, endpoint.auth == .optional {
+                expected?.formUnion([.unauthorized, .forbidden].filter { endpoint.documents($0) })
+            }
+            for value in values.prefix(12) {
+                let query = base.filter { $0.0 != parameter.name } + [(parameter.name, value)]
+                await perform(endpoint, request(endpoint, path: path, query: query), expecting: expected, path: path)
+            }
+        }
     }
 
-    /// Required query parameters: `--param`, else a value generated from the parameter's schema.
+    /// Query parameters: `--param`, else a value generated for each required one; an array is sent as the
+    /// document says, one pair per element (`status=a&status=b`) or joined (`status=a,b`).
     func queryValues(for endpoint: AnyEndpoint) -> [(String, String)] {
         var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
-        return endpoint.parameters.filter { $0.location == .query }.compactMap { parameter in
-            if let given = options.parameters[parameter.name] { return (parameter.name, given) }
-            guard parameter.required, parameter.defaultValue == nil else { return nil }
-            return (parameter.name, Self.text(generator.value(for: parameter.schema, name: parameter.name)))
+        generator.direction = .request
+        return endpoint.parameters.filter { $0.location == .query }.flatMap { parameter -> [(String, String)] in
+            if let given = options.parameters[parameter.name] { return [(parameter.name, given)] }
+            guard parameter.required, parameter.defaultValue == nil else { return [] }
+            let value = parameter.example ?? generator.value(for: parameter.schema, name: parameter.name)
+            guard case .array(let elements) = value else { return [(parameter.name, Self.text(value))] }
+            let texts = elements.map(Self.text)
+            return parameter.explode
+                ? texts.map { (parameter.name, $0) } : [(parameter.name, texts.joined(separator: ","))]
         }
     }
 
@@ -463,33 +571,9 @@ final class CheckSession: Sendable {
         }
     }
 
-    /// The path values of a `GET` endpoint whose read answered 2xx, or `nil` when it did not.
+    /// The path values of the first 2xx answer of an endpoint, or `nil` when none came.
     func reachedPathValues(for endpoint: AnyEndpoint) -> [String: String]? {
-        let bodies = state.withLock { $0.bodies }
-        guard bodies.contains(where: { $0.endpoint == endpoint.path.template }) else { return nil }
-        return pathValues(for: endpoint, bodies: bodies)
-    }
-
-    /// The values of the path parameters: `--param`, else discovered in earlier answers.
-    func pathValues(for endpoint: AnyEndpoint, bodies: [(endpoint: String, body: JSONValue)]) -> [String: String]? {
-        var values: [String: String] = [:]
-        let segments = endpoint.path.segments
-        for (index, segment) in segments.enumerated() {
-            guard case .parameter(let name) = segment else { continue }
-            if let given = options.parameters[name] {
-                values[name] = given
-                continue
-            }
-            let prefix = PathTemplate(
-                "/" + segments[..<index].map { if case .literal(let text) = $0 { text } else { "{}" } }.joined(separator: "/"))
-            var owner: String?
-            if index > 0, case .literal(let text) = segments[index - 1] { owner = text }
-            guard let value = ParameterDiscovery.value(for: name, owner: owner, listPath: prefix.template, in: bodies) else {
-                return nil
-            }
-            values[name] = value
-        }
-        return values
+        state.withLock { $0.reached[endpoint.id] }
     }
 }
 

@@ -22,11 +22,18 @@ public struct MockLauncher: Sendable {
     /// The first port; the next servers take the following ones. 0 picks free ports.
     public let port: Int
     public let configuration: MockConfiguration
+    /// Whether imported documents are served without state (``FixtureMock``) instead of statefully
+    /// (``ResourceMock``): `understudy mock --stateless`.
+    public let stateless: Bool
 
-    public init(host: String = "127.0.0.1", port: Int = 4010, configuration: MockConfiguration = MockConfiguration()) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 4010, configuration: MockConfiguration = MockConfiguration(),
+        stateless: Bool = false
+    ) {
         self.host = host
         self.port = port
         self.configuration = configuration.servingSharedState
+        self.stateless = stateless
     }
 
     /// The labels a selector starts, in order.
@@ -38,8 +45,8 @@ public struct MockLauncher: Sendable {
         }
     }
 
-    /// Starts every server of `selector`, then one ``FixtureMock`` per spec in `specs` (imported OpenAPI documents),
-    /// each on the next port; on failure the ones already started are stopped.
+    /// Starts every server of `selector`, then one ``ResourceMock`` (``FixtureMock`` when ``stateless``) per spec in
+    /// `specs` (imported OpenAPI documents), each on the next port; on failure the ones already started are stopped.
     /// - Parameter selector: the built-in APIs (`all`, `fitness`, ...), or `nil` for none.
     /// - Throws: ``MockServerError`` for an unknown selector, or what starting a server throws.
     public func start(_ selector: String?, specs: [APISpec] = []) async throws -> [Running] {
@@ -70,7 +77,10 @@ public struct MockLauncher: Sendable {
                 running.append(Running(label: label, server: server, behaviour: behaviour))
             }
             for spec in specs {
-                let behaviour = FixtureMock(spec: spec, configuration: configuration)
+                let behaviour: any MockBehaviour =
+                    stateless
+                    ? FixtureMock(spec: spec, configuration: configuration)
+                    : try await ResourceMock(spec: spec, configuration: configuration)
                 let server = try await MockServer.start(
                     behaviour, host: host, port: port == 0 ? 0 : port + running.count, configuration: configuration,
                     budget: budget)

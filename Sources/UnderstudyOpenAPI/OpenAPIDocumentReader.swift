@@ -25,25 +25,29 @@ enum OpenAPIDocumentReader {
         }
     }
 
-    /// Checks the document with OpenAPIKit (3.0 or 3.1), so that a broken document is reported
-    /// with OpenAPIKit's message rather than read half-way.
-    static func validate(_ document: JSONValue, source: String) throws {
+    /// Checks the document's version, then its structure with OpenAPIKit (3.0 or 3.1): what OpenAPIKit refuses is
+    /// returned as a problem (its message names where), never a reason to refuse the whole document. The importer
+    /// reads what it understands and ignores an invalid keyword (`items` given as an array, an `authorizationUrl`
+    /// that is not a URL), as Prism and Schemathesis read such documents.
+    /// - Returns: what OpenAPIKit refuses, empty when nothing.
+    /// - Throws: ``OpenAPIImportError`` when the document has no `openapi` version or one other than 3.0 and 3.1.
+    static func validate(_ document: JSONValue, source: String) throws -> [String] {
         guard let version = document["openapi"]?.stringValue else { throw OpenAPIImportError.notOpenAPI(source) }
+        guard version.hasPrefix("3.1.") || version.hasPrefix("3.0.") else {
+            throw OpenAPIImportError.unsupportedVersion(source, version)
+        }
         let data = Data(document.serializedBytes())
         do {
             if version.hasPrefix("3.1.") {
                 _ = try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
-            } else if version.hasPrefix("3.0.") {
-                _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
             } else {
-                throw OpenAPIImportError.unsupportedVersion(source, version)
+                _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
             }
-        } catch let error as OpenAPIImportError {
-            throw error
+            return []
         } catch let error as DecodingError {
-            throw OpenAPIImportError.invalid(source, OpenAPIKit.OpenAPI.Error(from: error).localizedDescription)
+            return [OpenAPIKit.OpenAPI.Error(from: error).localizedDescription]
         } catch {
-            throw OpenAPIImportError.invalid(source, "\(error)")
+            return ["\(error)"]
         }
     }
 }

@@ -38,8 +38,25 @@ public enum OpenAPIImport {
     /// Reads a parsed OpenAPI document.
     /// - Throws: ``OpenAPIImportError`` when it is not an OpenAPI 3.0 / 3.1 document.
     public static func spec(document: JSONValue, source: String, fallbackID: String? = nil) throws -> APISpec {
-        try OpenAPIDocumentReader.validate(document, source: source)
-        return DocumentImport(document).spec(fallbackID: fallbackID)
+        try read(document: document, source: source, fallbackID: fallbackID).spec
+    }
+
+    /// Reads JSON or YAML bytes as an OpenAPI document, and says what in it OpenAPIKit refuses: a document with an
+    /// invalid keyword (`items` given as an array, a 3.1 `exclusiveMinimum` in a 3.0 document, a malformed URL) is
+    /// read all the same, the keyword ignored where Understudy cannot make sense of it.
+    /// - Returns: the spec, and the problems found, each with where it is (empty for a valid document).
+    /// - Throws: ``OpenAPIImportError`` when the bytes are not an OpenAPI 3.0 / 3.1 document.
+    public static func read(_ bytes: [UInt8], source: String, fallbackID: String? = nil) throws
+        -> (spec: APISpec, problems: [String])
+    {
+        try read(document: OpenAPIDocumentReader.parse(bytes, source: source), source: source, fallbackID: fallbackID)
+    }
+
+    private static func read(document: JSONValue, source: String, fallbackID: String?) throws
+        -> (spec: APISpec, problems: [String])
+    {
+        let problems = try OpenAPIDocumentReader.validate(document, source: source)
+        return (DocumentImport(document).spec(fallbackID: fallbackID), problems)
     }
 }
 
@@ -114,10 +131,15 @@ private struct DocumentImport {
         for (name, variable) in server["variables"]?.objectValue ?? [:] {
             url = url.replacingOccurrences(of: "{\(name)}", with: variable["default"]?.stringValue ?? "")
         }
-        if let scheme = url.range(of: "://") {
-            let rest = url[scheme.upperBound...]
+        // A reference (RFC 3986 §4.1): `https://host/v1`, a network-path `//host/v2`, or a path `/v1`, `v1`.
+        let authority = url.range(of: "://")?.upperBound ?? (url.hasPrefix("//") ? url.index(url.startIndex, offsetBy: 2) : nil)
+        if let authority {
+            let rest = url[authority...]
             url = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
         }
+        // A variable the server does not declare has no value: its segment is left out.
+        url = url.split(separator: "/", omittingEmptySubsequences: false)
+            .filter { !($0.hasPrefix("{") && $0.hasSuffix("}")) }.joined(separator: "/")
         let path = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
             .split(separator: "/").joined(separator: "/")
         return path.isEmpty ? "" : "/" + path
@@ -192,6 +214,8 @@ private struct DocumentImport {
             examples: examples)
         endpoint.responses = documented
         endpoint.security = security(operation)
+        endpoint.resource = operation[ResourceDeclaration.extensionName].flatMap(ResourceDeclaration.init(json:))
+        endpoint.requestMediaTypes = (operation["requestBody"].map(resolve)?["content"]?.objectValue ?? [:]).keys.sorted()
         return (endpoint, envelope)
     }
 
@@ -218,15 +242,19 @@ private struct DocumentImport {
         guard let content = json["content"]?.objectValue, !content.isEmpty else {
             return DocumentedResponse(status: status, mediaType: nil, model: nil, headers: headers)
         }
+        var response: DocumentedResponse
         if let (mediaType, media) = jsonMedia(json["content"]!) {
-            return DocumentedResponse(
+            response = DocumentedResponse(
                 status: status, mediaType: mediaType, model: model(json["content"], fallback: fallback),
                 examples: examples(media), headers: headers)
+        } else {
+            let mediaType = content.keys.sorted()[0]
+            response = DocumentedResponse(
+                status: status, mediaType: mediaType, model: nil, examples: examples(content[mediaType] ?? [:]),
+                headers: headers)
         }
-        let mediaType = content.keys.sorted()[0]
-        return DocumentedResponse(
-            status: status, mediaType: mediaType, model: nil, examples: examples(content[mediaType] ?? [:]),
-            headers: headers)
+        response.mediaTypes = content.keys.sorted()
+        return response
     }
 
     /// A media type object's examples by name: `examples` (each resolved, its `value`), else `example` as
@@ -283,6 +311,11 @@ private struct DocumentImport {
             name, in: location, parameterSchema(schemaJSON),
             required: location == .path || json["required"] == .bool(true), summary: json["description"]?.stringValue)
         parameter.defaultValue = schemaJSON["default"]
+        parameter.explode = json["explode"].map { $0 == .bool(true) } ?? (json["style"]?.stringValue ?? "form" == "form")
+        parameter.example =
+            json["example"] ?? json["examples"]?.objectValue.flatMap { examples in
+                examples.keys.sorted().lazy.compactMap { self.resolve(examples[$0]!)["value"] }.first
+            } ?? schemaJSON["example"] ?? schemaJSON["examples"]?.arrayValue?.first
         parameter.meaning = json[OpenAPIExtension.meaning]?.stringValue.flatMap(QueryMeaning.init)
         return parameter
     }

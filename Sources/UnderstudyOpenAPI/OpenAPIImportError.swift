@@ -4,7 +4,6 @@ public struct OpenAPIImportError: Error, Sendable, Hashable, CustomStringConvert
         case unreadable(String)
         case notOpenAPI
         case unsupportedVersion(String)
-        case invalid(String)
     }
 
     private let reason: Reason
@@ -31,18 +30,12 @@ public struct OpenAPIImportError: Error, Sendable, Hashable, CustomStringConvert
         OpenAPIImportError(.unsupportedVersion(version), source: source)
     }
 
-    /// OpenAPIKit rejects the document.
-    public static func invalid(_ source: String, _ detail: String) -> OpenAPIImportError {
-        OpenAPIImportError(.invalid(detail), source: source)
-    }
-
     public var description: String {
         switch reason {
         case .unreadable(let detail): "\(source): not JSON or YAML: \(detail)"
         case .notOpenAPI: "\(source): not an OpenAPI document (no top-level \"openapi\" version)"
         case .unsupportedVersion(let version):
             "\(source): OpenAPI version \(version) is not supported; expected 3.0.x or 3.1.x"
-        case .invalid(let detail): "\(source): not a valid OpenAPI document: \(detail)"
         }
     }
 }

@@ -20,11 +20,16 @@ struct SpecMockTests {
         .appendingPathComponent("Documents")
     static let petstore = documents.appendingPathComponent("petstore.yaml").path
     static let inventory = documents.appendingPathComponent("inventory.json").path
+    static let shelter = documents.appendingPathComponent("shelter.yaml").path
 
     /// Runs `understudy mock --spec petstore.yaml --spec inventory.json --port 0` in process, gives `body` the
     /// base URL of each document by label, and stops the servers.
-    static func withMock<T>(_ body: ([String: String]) async throws -> T) async throws -> T {
-        let running = try await Mock.parse(["--spec", petstore, "--spec", inventory, "--port", "0"]).start()
+    /// - Parameter stateless: `--stateless`: every answer from the document alone, whatever the id (the tests of
+    ///   the fixture answers); by default the documents' resources keep their items.
+    static func withMock<T>(stateless: Bool = false, _ body: ([String: String]) async throws -> T) async throws -> T {
+        let running = try await Mock.parse(
+            ["--spec", petstore, "--spec", inventory, "--port", "0"] + (stateless ? ["--stateless"] : [])
+        ).start()
         let urls = Dictionary(uniqueKeysWithValues: running.map { ($0.label, $0.baseURL) })
         do {
             let result = try await body(urls)
@@ -76,7 +81,7 @@ struct SpecMockTests {
     @Test(arguments: ["petstore.yaml", "inventory.json"])
     func everyOperationAnswersItsDocumentedStatusWithABodyTheSchemaAccepts(_ name: String) async throws {
         let spec = try Self.spec(Self.documents.appendingPathComponent(name).path)
-        try await Self.withMock { urls in
+        try await Self.withMock(stateless: true) { urls in
             let base = try #require(urls[spec.id])
             var generator = FixtureGenerator(seed: 5, definitions: spec.definitions)
             for endpoint in spec.endpoints {
@@ -118,7 +123,7 @@ struct SpecMockTests {
     /// `example=name` answers that example of the response, 500 when it has none; `dynamic=true` generates from the
     /// schema even where examples exist.
     @Test func preferChoosesTheStatusAndTheExampleAsPrismDoes() async throws {
-        try await Self.withMock { urls in
+        try await Self.withMock(stateless: true) { urls in
             let pets = try #require(urls["petstore"])
             func pet(prefer: String? = nil) async throws -> Answer {
                 var headers = ["Authorization": "Bearer \(FixtureMock.readyToken)"]
@@ -160,7 +165,7 @@ struct SpecMockTests {
     }
 
     @Test func securityIsEnforcedAsDeclared() async throws {
-        try await Self.withMock { urls in
+        try await Self.withMock(stateless: true) { urls in
             let pets = try #require(urls["petstore"])
             let missing = try await Self.send("GET", "\(pets)/pets/7")
             #expect(missing.status == 401)

@@ -53,19 +53,11 @@ struct CheckMockTests {
         }
     }
 
-    /// The checker knows no API by name: it runs whatever scenario the spec declares, and none when it
-    /// declares none.
-    @Test func theWritesAreTheSpecsScenarioOrNone() async throws {
+    /// The checker knows no API by name: it runs whatever scenario the spec declares, and explores the spec's
+    /// resources when it declares none.
+    @Test func theWritesAreTheSpecsScenarioOrTheExplorer() async throws {
         try await withMockServer(.apinest) { server in
             let credentials = Credentials(token: try await Self.token(server))
-            let sent = { (report: CheckReport) in Set(report.sent.filter { $0.method != .get }.map(\.method.rawValue)) }
-
-            let readOnly = await Self.check(Fitness.spec.writing(nil), server, credentials: credentials)
-            #expect(sent(readOnly) == [])
-            #expect(
-                readOnly.endpoints.first { $0.endpoint == "POST /activities" }?.skipped
-                    == "not part of a write scenario")
-
             let body = try JSONDecoder().decode(
                 Apinest.CompleteActivityRequest.self, from: Data(#"{"durationMinutes": 30, "distanceKm": 5}"#.utf8))
             let own = WriteScenario { session in
@@ -87,6 +79,14 @@ struct CheckMockTests {
             #expect(
                 report.endpoints.first { $0.endpoint == "POST /activities/{id}/join" }?.skipped
                     == "not in this scenario")
+
+            // No scenario: the explorer creates an activity of its own and acts on it.
+            let explored = await Self.check(Fitness.spec.writing(nil), server, credentials: credentials)
+            let created = explored.sent.filter { $0.method == .post && $0.url.hasSuffix("/activities") }
+            #expect(created.count == 1)
+            #expect(explored.endpoints.first { $0.endpoint == "POST /activities" }?.skipped == nil)
+            // With --allow-writes the probes reach writes too: a malformed body (400) and no token (401).
+            #expect(explored.endpoints.first { $0.endpoint == "POST /activities" }?.elicited == [201, 400, 401])
         }
     }
 

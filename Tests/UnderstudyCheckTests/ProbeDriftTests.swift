@@ -186,12 +186,15 @@ struct ProbeDriftTests {
 
     // MARK: Malformed body
 
-    /// `POST /activities`: 201 for the write scenario's body, `malformed` for the probe's 15 bytes.
+    /// `POST /activities`: 401 without the run's token (the probes of a missing, garbage and expired one), 201
+    /// for the write scenario's body, `malformed` for the probe's 15 bytes.
     static func create(malformed: CannedServer.Answer) -> [String: CannedServer.Answer] {
         let created = DriftTests.fixture(Fitness.spec, "POST /activities", status: 201).serialized()
+        let refusal = error(Fitness.spec, .unauthorized)
         return [
             "/activities": .choose { head in
-                head.lowercased().components(separatedBy: "\r\n").contains("content-length: 15")
+                guard head.contains("Authorization: Bearer \(DriftTests.token)") else { return refusal }
+                return head.lowercased().components(separatedBy: "\r\n").contains("content-length: 15")
                     ? malformed : .json(created, status: 201)
             }
         ]

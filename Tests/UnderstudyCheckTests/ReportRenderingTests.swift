@@ -28,9 +28,13 @@ struct ReportRenderingTests {
             merged,
         ],
         endpoints: [
-            .init(endpoint: "GET /activities", requests: 1, seconds: 0.0125),
-            .init(endpoint: "GET /activities/{id}", requests: 1, seconds: 0.004),
-            .init(endpoint: "POST /activities", requests: 0, seconds: 0, skipped: "changes data: runs only with --allow-writes"),
+            .init(endpoint: "GET /activities", requests: 1, seconds: 0.0125, elicited: [200], documented: [200, 401]),
+            .init(
+                endpoint: "GET /activities/{id}", requests: 1, seconds: 0.004, elicited: [200, 404, 500],
+                documented: [200, 404, nil]),
+            .init(
+                endpoint: "POST /activities", requests: 0, seconds: 0, skipped: "changes data: runs only with --allow-writes",
+                documented: [201, 400]),
         ],
         seconds: 0.02)
 
@@ -43,15 +47,42 @@ struct ReportRenderingTests {
                   "baseURL": "http://127.0.0.1:4010",
                   "endpoints": [
                     {
+                      "documentedStatuses": [
+                        200,
+                        401
+                      ],
+                      "documentsDefault": false,
+                      "elicitedStatuses": [
+                        200
+                      ],
                       "endpoint": "GET /activities",
+                      "reached": true,
                       "requests": 1
                     },
                     {
+                      "documentedStatuses": [
+                        200,
+                        404
+                      ],
+                      "documentsDefault": true,
+                      "elicitedStatuses": [
+                        200,
+                        404,
+                        500
+                      ],
                       "endpoint": "GET /activities/{id}",
+                      "reached": true,
                       "requests": 1
                     },
                     {
+                      "documentedStatuses": [
+                        201,
+                        400
+                      ],
+                      "documentsDefault": false,
+                      "elicitedStatuses": [],
                       "endpoint": "POST /activities",
+                      "reached": false,
                       "requests": 0,
                       "skipped": "changes data: runs only with --allow-writes"
                     }
@@ -101,6 +132,12 @@ struct ReportRenderingTests {
               ],
               "formatVersion": 2,
               "summary": {
+                "coverage": {
+                  "documentedStatuses": 6,
+                  "elicitedStatuses": 3,
+                  "operations": 3,
+                  "reached": 2
+                },
                 "endpointsChecked": 2,
                 "endpointsSkipped": 1,
                 "errors": 2,
@@ -134,9 +171,44 @@ struct ReportRenderingTests {
                   <skipped message="changes data: runs only with --allow-writes"/>
                 </testcase>
               </testsuite>
+              <testsuite name="fitness coverage" tests="6" failures="0" skipped="3">
+                <testcase classname="fitness.coverage" name="GET /activities 200"/>
+                <testcase classname="fitness.coverage" name="GET /activities 401">
+                  <skipped message="status not elicited"/>
+                </testcase>
+                <testcase classname="fitness.coverage" name="GET /activities/{id} 200"/>
+                <testcase classname="fitness.coverage" name="GET /activities/{id} 404"/>
+                <testcase classname="fitness.coverage" name="POST /activities 201">
+                  <skipped message="operation not reached: changes data: runs only with --allow-writes"/>
+                </testcase>
+                <testcase classname="fitness.coverage" name="POST /activities 400">
+                  <skipped message="operation not reached: changes data: runs only with --allow-writes"/>
+                </testcase>
+              </testsuite>
             </testsuites>
 
             """#)
+    }
+
+    @Test func coverageTable() {
+        #expect(
+            Self.report.coverageTable == """
+                fitness coverage: 2 of 3 operations reached (66%), 3 of 6 documented statuses elicited
+                  GET  /activities       200 ✓  401 ·
+                  GET  /activities/{id}  200 ✓  404 ✓  default  +500
+                  POST /activities       not reached: changes data: runs only with --allow-writes
+
+                """)
+        var minimum = Self.report
+        #expect(minimum.coverageFinding(minimum: 0.6) == nil)
+        let finding = minimum.coverageFinding(minimum: 0.9)
+        #expect(finding?.rule == .coverageBelowMinimum)
+        #expect(
+            finding?.message
+                == "2 of 3 operations reached (66%), 3 of 6 documented statuses elicited, below --min-coverage 90%")
+        #expect(finding?.context["unreached"] == "POST /activities (changes data: runs only with --allow-writes)")
+        minimum.endpoints = []
+        #expect(minimum.coverage.fraction == 1)
     }
 
     @Test func github() {
@@ -144,6 +216,7 @@ struct ReportRenderingTests {
             ::error title=schema.type-mismatch::GET /activities /*/participants: expected integer, found string "10" (×40)
             ::error title=schema.required-missing::GET /activities /0/title: required property is missing (expected string)
             ::notice title=schema.unknown-property::GET /activities /0/mood: property is not in the model; JSONDecoder ignores it
+            ::notice title=coverage::fitness: 2 of 3 operations reached (66%25), 3 of 6 documented statuses elicited
             2 errors, 0 warnings, 1 note
 
             """#)

@@ -18,7 +18,8 @@ extension RuleID {
 /// - one protected endpoint without a token, with a garbage token and with an expired one (401, plus the
 ///   `WWW-Authenticate` challenge where the real server sends one);
 /// - a declared enum or integer query parameter given `understudy-invalid` where the endpoint documents 400;
-/// - with `--allow-writes`, a malformed JSON body to one create endpoint (400).
+/// - with `--allow-writes`, the unknown id and the missing credential on writes too, and a malformed JSON body to
+///   every endpoint that takes JSON and documents 400 (or 422).
 struct NegativeProbes {
     let session: CheckSession
     var spec: APISpec { session.spec }
@@ -27,27 +28,38 @@ struct NegativeProbes {
     static let invalidValue = "understudy-invalid"
 
     func run() async {
+        // Writes are probed only with --allow-writes, on items the reads found: each probe is a request a conforming
+        // server refuses before changing anything.
         let reachable = spec.endpoints.compactMap { endpoint -> (AnyEndpoint, [String: String])? in
-            guard endpoint.method == .get, session.canCall(endpoint),
-                let path = session.reachedPathValues(for: endpoint)
+            // An endpoint that needs a role the run's credential may lack refuses for that first.
+            if case .role = endpoint.auth, endpoint.method != .get { return nil }
+            guard endpoint.method == .get || session.options.allowWrites, session.canCall(endpoint),
+                let path = endpoint.method == .get
+                    ? session.reachedPathValues(for: endpoint) : session.pathValues(for: endpoint, guessing: false)?.values
             else { return nil }
             return (endpoint, path)
         }
         var probes: [@Sendable () async -> Void] = []
         for (endpoint, path) in reachable {
             if let probe = unknownID(endpoint, path: path) { probes.append(probe) }
-            if let probe = invalidQuery(endpoint, path: path) { probes.append(probe) }
+            if endpoint.method == .get, let probe = invalidQuery(endpoint, path: path) { probes.append(probe) }
+            if endpoint.method != .get, let probe = malformedBody(endpoint, path: path) { probes.append(probe) }
         }
-        // Authentication is one middleware in front of every route: one endpoint says enough, and a server
-        // that gets it wrong is not reported once per route.
+        // Authentication is one middleware in front of every route: the token variants go to one endpoint, so a
+        // server that gets them wrong is not reported once per route; a request without a credential goes to every
+        // endpoint that documents its 401 (what its refusal looks like is the document's per operation).
         // One that documents its 401 first: an imported operation may document none.
         let protected =
             reachable.filter { $0.0.auth.isProtected && $0.0.documents(.unauthorized) }
             + reachable.filter { $0.0.auth.isProtected && !$0.0.documents(.unauthorized) }
         if let target = protected.first(where: { $0.0.path.parameterNames.isEmpty }) ?? protected.first {
             probes += unauthenticated(target.0, path: target.1)
+            for (endpoint, path) in protected where endpoint.id != target.0.id && !endpoint.responses.isEmpty
+                && endpoint.errors.contains(.unauthorized)
+            {
+                probes += unauthenticated(endpoint, path: path).prefix(1)
+            }
         }
-        if session.options.allowWrites, let probe = malformedBody() { probes.append(probe) }
         await session.forEach(probes) { await $0() }
     }
 
@@ -55,7 +67,9 @@ struct NegativeProbes {
     private func send(_ request: OutgoingRequest, to endpoint: AnyEndpoint, judgedBy verdict: RefusalVerdict)
         -> @Sendable () async -> Void
     {
-        { [session] in await session.probe(endpoint, request, judge: verdict.findings) }
+        var verdict = verdict
+        verdict.endpoint = endpoint
+        return { [session, verdict] in await session.probe(endpoint, request, judge: verdict.findings) }
     }
 
     // MARK: Unknown id
@@ -65,13 +79,21 @@ struct NegativeProbes {
         guard endpoint.errors.contains(.notFound), let name = endpoint.path.parameterNames.last,
             let parameter = endpoint.parameters.first(where: { $0.location == .path && $0.name == name })
         else { return nil }
+        // An enumerated parameter has no value of its type that names nothing: any other is refused as invalid.
+        if case .string(let constraints) = parameter.schema.nonNull, constraints.values != nil { return nil }
+        if case .integer(let constraints) = parameter.schema.nonNull, constraints.values != nil { return nil }
         var values = path
         let value = Self.unknownValue(for: parameter, seed: session.options.seed)
         values[name] = value
-        let request = session.request(endpoint, path: values, query: session.queryValues(for: endpoint))
+        let request = session.request(
+            endpoint, path: values, query: session.queryValues(for: endpoint), body: session.requestBody(for: endpoint))
+        // A write's body is judged too: another refusal (a body naming what does not exist) is worth a note, and an
+        // upsert is no fault of its own.
+        let isWrite = endpoint.method != .get
         let verdict = RefusalVerdict(
             spec: spec, expected: .notFound, what: "an unknown \(name) (\(value))", wrongStatus: .probeNotFoundStatus,
-            accepted: .probeNotFoundStatus)
+            accepted: .probeNotFoundStatus, statusSeverity: isWrite ? .warning : .error,
+            refusalSeverity: isWrite ? .note : nil)
         return send(request, to: endpoint, judgedBy: verdict)
     }
 
@@ -118,7 +140,8 @@ struct NegativeProbes {
         // problem, reported once as a warning, not a failed build.
         let severity: Diagnostic.Severity = endpoint.documents(.unauthorized) ? .error : .warning
         return variants.map { variant in
-            var unauthenticated = session.request(endpoint, path: path, query: query, authenticated: false)
+            var unauthenticated = session.request(
+                endpoint, path: path, query: query, body: session.requestBody(for: endpoint), authenticated: false)
             if let authorization = variant.authorization { unauthenticated.headers.set("Authorization", authorization) }
             let request = unauthenticated
             let verdict = RefusalVerdict(
@@ -188,20 +211,19 @@ struct NegativeProbes {
 
     // MARK: Malformed body
 
-    /// Truncated JSON to the first create endpoint the run can call: 400, and nothing created.
-    private func malformedBody() -> (@Sendable () async -> Void)? {
-        guard
-            let endpoint = spec.endpoints.first(where: {
-                $0.method == .post && $0.success == .created && $0.request != nil && $0.path.parameterNames.isEmpty
-                    && $0.errors.contains(.badRequest) && session.canCall($0)
-            })
+    /// Truncated JSON to an endpoint that takes a JSON body and documents 400 (or 422): refused, nothing changed.
+    private func malformedBody(_ endpoint: AnyEndpoint, path: [String: String]) -> (@Sendable () async -> Void)? {
+        guard endpoint.request != nil,
+            endpoint.requestMediaTypes.isEmpty
+                || endpoint.requestMediaTypes.contains(where: { DocumentedResponse.isJSON(MediaType.essence($0)) }),
+            let expected = [HTTPStatus.badRequest, .unprocessableEntity].first(where: endpoint.errors.contains)
         else { return nil }
-        var malformed = session.request(endpoint)
+        var malformed = session.request(endpoint, path: path, query: session.queryValues(for: endpoint))
         malformed.body = Array(#"{"understudy": "#.utf8)
         malformed.headers.set("Content-Type", "application/json")
         let request = malformed
         let verdict = RefusalVerdict(
-            spec: spec, expected: .badRequest, what: "a malformed JSON body", wrongStatus: .probeMalformedBodyAccepted,
+            spec: spec, expected: expected, what: "a malformed JSON body", wrongStatus: .probeMalformedBodyAccepted,
             accepted: .probeMalformedBodyAccepted)
         return send(request, to: endpoint, judgedBy: verdict)
     }
@@ -222,13 +244,20 @@ struct RefusalVerdict: Sendable {
     /// The severity of a wrong status; a status the spec only assumes (``APISpec/assumedStatuses``) is
     /// expected with a warning.
     var statusSeverity: Diagnostic.Severity = .error
+    /// The severity of another 4xx than the expected one, when it differs from ``statusSeverity``.
+    var refusalSeverity: Diagnostic.Severity?
+    /// The endpoint probed: an imported document says per operation what its refusal carries (a body of its own
+    /// schema, or none).
+    var endpoint: AnyEndpoint?
 
     func findings(for response: RecordedResponse) -> [Diagnostic] {
         guard response.status == expected.rawValue else {
             let isSuccess = (200..<300).contains(response.status)
+            let severity =
+                (400..<500).contains(response.status) ? refusalSeverity ?? statusSeverity : statusSeverity
             return [
                 Diagnostic(
-                    spec.assumedStatuses.contains(expected) ? .warning : statusSeverity,
+                    spec.assumedStatuses.contains(expected) ? min(.warning, severity) : severity,
                     rule: isSuccess ? accepted : wrongStatus,
                     message: "\(what) was answered with \(response.status), not \(expected)",
                     expected: String(expected.rawValue), found: String(response.status),
@@ -244,6 +273,14 @@ struct RefusalVerdict: Sendable {
                         "the \(expected) answer to \(what) has no WWW-Authenticate header; the real server sends one",
                     expected: "WWW-Authenticate: \(challenge), ...", found: "absent"))
         }
+        var model = spec.errorEnvelope.model
+        if let endpoint, !endpoint.responses.isEmpty {
+            // A refusal the document gives no JSON body is not judged by one (`404: Order not found`).
+            guard let documented = endpoint.documentedResponse(for: expected.rawValue), documented.isJSON else {
+                return findings
+            }
+            model = documented.model ?? model
+        }
         let contentType = response.headers["Content-Type"]
         guard let contentType, ResponseInspector.isJSON(contentType) else {
             findings.append(
@@ -255,7 +292,6 @@ struct RefusalVerdict: Sendable {
                     expected: "application/json", found: contentType ?? "absent"))
             return findings
         }
-        let model = spec.errorEnvelope.model
         let problems = BodyCheck.findings(response.body, model: model, spec: spec)
         if let problem = problems.first(where: { $0.severity == .error }) {
             findings.append(

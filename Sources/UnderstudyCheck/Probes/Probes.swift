@@ -22,6 +22,9 @@ extension CheckSession {
         -> RecordedResponse?
     {
         let exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
+        if let status = exchange.response?.status {
+            state.withLock { $0.elicited[endpoint.id, default: []].insert(status) }
+        }
         let findings: [Diagnostic]
         switch exchange.outcome {
         case .failure(let failure): findings = [ResponseInspector.diagnostic(for: failure)]

@@ -46,14 +46,15 @@ final class ProxySession: Sendable {
     // MARK: Routing
 
     /// The endpoint a request is for: same method, the template matches, and where two templates match, the
-    /// one with a literal segment where the other has a parameter wins (`/users/me` over `/users/{id}`).
+    /// one with a literal segment where the other has a parameter wins (`/users/me` over `/users/{id}`, and
+    /// `/files/{name}.json` over `/files/{id}`).
     func route(_ method: HTTPMethod, _ path: String) -> (spec: APISpec, endpoint: AnyEndpoint, path: [String: String])?
     {
-        var best: (spec: APISpec, endpoint: AnyEndpoint, path: [String: String], literals: [Bool])?
+        var best: (spec: APISpec, endpoint: AnyEndpoint, path: [String: String], literals: [Int])?
         for spec in specs {
             for endpoint in spec.endpoints where endpoint.method == method {
                 guard let values = endpoint.path.match(path) else { continue }
-                let literals = endpoint.path.segments.map { if case .literal = $0 { true } else { false } }
+                let literals = endpoint.path.segments.map(\.specificity)
                 if let current = best, !Self.isMoreLiteral(literals, than: current.literals) { continue }
                 best = (spec, endpoint, values, literals)
             }
@@ -61,8 +62,8 @@ final class ProxySession: Sendable {
         return best.map { ($0.spec, $0.endpoint, $0.path) }
     }
 
-    private static func isMoreLiteral(_ lhs: [Bool], than rhs: [Bool]) -> Bool {
-        for (left, right) in zip(lhs, rhs) where left != right { return left }
+    private static func isMoreLiteral(_ lhs: [Int], than rhs: [Int]) -> Bool {
+        for (left, right) in zip(lhs, rhs) where left != right { return left > right }
         return false
     }
 

@@ -296,6 +296,12 @@ public struct AnyEndpoint: Sendable {
     /// together; an empty alternative lets anonymous requests in. Empty for built-in specs, whose
     /// ``APISpec/auth`` says it.
     public package(set) var security: [[SecurityScheme]] = []
+    /// The resource and role declared for the endpoint where inference would be wrong (``ResourceGraph``);
+    /// `nil` to let inference decide.
+    public package(set) var resource: ResourceDeclaration?
+    /// The media types an imported OpenAPI document gives the request body (`application/json`,
+    /// `multipart/form-data`), sorted; empty for built-in specs, whose bodies are JSON.
+    public package(set) var requestMediaTypes: [String] = []
 
     /// Erases an endpoint's types.
     public init<Request, Response>(_ endpoint: Endpoint<Request, Response>) {

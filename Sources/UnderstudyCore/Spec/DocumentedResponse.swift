@@ -13,6 +13,9 @@ public struct DocumentedResponse: Sendable {
     public var status: Int?
     /// The body's media type (`application/json`, `text/plain`), `nil` when the response has no body.
     public var mediaType: String?
+    /// Every media type the document gives the body (`application/json`, `application/xml`), sorted; empty when
+    /// the response has no body.
+    public var mediaTypes: [String] = []
     /// The model of a JSON body; `nil` for no body or one in another media type (answered, never validated).
     public var model: ModelReference?
     /// Named examples in document order; a lone `example` is named `default`. Non-JSON examples are strings.
@@ -29,6 +32,7 @@ public struct DocumentedResponse: Sendable {
         self.model = model
         self.examples = examples
         self.headers = headers
+        mediaTypes = mediaType.map { [$0] } ?? []
     }
 
     /// Whether the body is JSON (`application/json`, `application/problem+json`).
@@ -117,5 +121,24 @@ extension AnyEndpoint {
     /// for an imported one, where it documents that status or `default`.
     public func documents(_ status: HTTPStatus) -> Bool {
         responses.isEmpty || documentedResponse(for: status.rawValue) != nil
+    }
+
+    /// Whether the endpoint documents a success: a 2xx or a `default`; always for a built-in spec. An imported
+    /// operation that documents only errors (`400: Invalid pet value`) says nothing of what it answers otherwise.
+    public var documentsSuccess: Bool {
+        responses.isEmpty || responses.contains { ($0.status ?? 200) < 300 }
+    }
+
+    /// What a valid request to the endpoint may answer: its success (with `206` where it pages by `Range`); with a
+    /// path value made up rather than found in the server's answers, any 4xx it documents too (404 through a
+    /// `default`); every documented status where it documents no success. `nil` stands for that last case.
+    public func expectedStatuses(guessedPath: Bool = false) -> Set<HTTPStatus>? {
+        guard documentsSuccess else { return nil }
+        var statuses: Set<HTTPStatus> = pagination == .range ? [success, .partialContent] : [success]
+        if guessedPath {
+            statuses.formUnion(errors.filter { (400..<500).contains($0.rawValue) })
+            if documents(.notFound) { statuses.insert(.notFound) }
+        }
+        return statuses
     }
 }

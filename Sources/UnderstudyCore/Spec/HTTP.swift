@@ -48,28 +48,21 @@ public struct PathTemplate: Sendable, Hashable, ExpressibleByStringLiteral, Cust
     public init(_ template: String) { self.template = template }
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// The path split at `/`, each segment a literal or a parameter.
+    /// The path split at `/`, each segment a literal, a parameter, or both within one segment (`{name}.{ext}`).
     public var segments: [Segment] {
-        template.split(separator: "/").map { part in
-            if part.hasPrefix("{") && part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
-            return .literal(String(part))
-        }
+        template.split(separator: "/").map(Segment.init)
     }
 
     /// The names of the path parameters, in order.
     public var parameterNames: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
+        segments.flatMap(\.parameterNames)
     }
 
-    /// The path with each parameter replaced by its value (values are percent-encoded).
+    /// The path with each parameter replaced by its value (values are percent-encoded), a trailing slash kept:
+    /// `/flow_runs/` and `/flow_runs` are different routes to many servers.
     public func expand(_ values: [String: String]) -> String {
-        "/"
-            + segments.map { segment in
-                switch segment {
-                case .literal(let literal): literal
-                case .parameter(let name): Self.percentEncode(values[name] ?? "{\(name)}")
-                }
-            }.joined(separator: "/")
+        let path = "/" + segments.map { $0.expand(values) }.joined(separator: "/")
+        return template.hasSuffix("/") && path != "/" ? path + "/" : path
     }
 
     /// Matches a concrete path against the template, returning the parameter values.
@@ -79,10 +72,8 @@ public struct PathTemplate: Sendable, Hashable, ExpressibleByStringLiteral, Cust
         guard parts.count == segments.count else { return nil }
         var values: [String: String] = [:]
         for (part, segment) in zip(parts, segments) {
-            switch segment {
-            case .literal(let literal): guard part == literal else { return nil }
-            case .parameter(let name): values[name] = String(part).removingPercentEncodingIfPossible
-            }
+            guard let found = segment.match(part) else { return nil }
+            for (name, value) in found { values[name] = String(value).removingPercentEncodingIfPossible }
         }
         return values
     }
@@ -93,6 +84,105 @@ public struct PathTemplate: Sendable, Hashable, ExpressibleByStringLiteral, Cust
     public enum Segment: Sendable, Hashable {
         case literal(String)
         case parameter(String)
+        /// Literal text and parameters within one segment, as RFC 6570 level 1 allows: `{name}.{ext}`, `v{version}`,
+        /// `{id}:cancel`.
+        case template([Part])
+
+        /// A part of a ``Segment/template(_:)`` segment.
+        public enum Part: Sendable, Hashable {
+            case literal(String)
+            case parameter(String)
+        }
+
+        /// Reads one segment of a template.
+        public init(_ text: Substring) {
+            if text.hasPrefix("{"), text.hasSuffix("}"), text.dropFirst().firstIndex(of: "{") == nil,
+                text.dropLast().firstIndex(of: "}") == nil
+            {
+                self = .parameter(String(text.dropFirst().dropLast()))
+                return
+            }
+            var parts: [Part] = []
+            var rest = text
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+                parts.append(.parameter(String(rest[rest.index(after: open)..<close])))
+                rest = rest[rest.index(after: close)...]
+            }
+            guard parts.contains(where: { if case .parameter = $0 { true } else { false } }) else {
+                self = .literal(String(text))
+                return
+            }
+            if !rest.isEmpty { parts.append(.literal(String(rest))) }
+            self = .template(parts)
+        }
+
+        /// The parameters the segment names, in order.
+        public var parameterNames: [String] {
+            switch self {
+            case .literal: []
+            case .parameter(let name): [name]
+            case .template(let parts):
+                parts.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+            }
+        }
+
+        /// How much a segment pins a path down: a literal most, a parameter least; routes prefer the most pinned.
+        public var specificity: Int {
+            switch self {
+            case .literal: 2
+            case .template: 1
+            case .parameter: 0
+            }
+        }
+
+        /// The segment with its parameters' values, percent-encoded.
+        func expand(_ values: [String: String]) -> String {
+            switch self {
+            case .literal(let literal): literal
+            case .parameter(let name): PathTemplate.percentEncode(values[name] ?? "{\(name)}")
+            case .template(let parts):
+                parts.map { part in
+                    switch part {
+                    case .literal(let literal): literal
+                    case .parameter(let name): PathTemplate.percentEncode(values[name] ?? "{\(name)}")
+                    }
+                }.joined()
+            }
+        }
+
+        /// The values a path segment gives the segment's parameters (not yet percent-decoded); `nil` when it does
+        /// not match. Within a segment, each parameter takes at least one character and as many as the literal
+        /// text after it allows, the earlier ones first (`{name}.{ext}` reads `a.b.c` as `a.b` and `c`).
+        public func match(_ text: Substring) -> [String: Substring]? {
+            switch self {
+            case .literal(let literal): return text == literal ? [:] : nil
+            case .parameter(let name): return [name: text]
+            case .template(let parts):
+                // Backtracking is quadratic in the segment's length: a segment longer than any real id is refused.
+                guard text.utf8.count <= 1024 else { return nil }
+                return Self.match(parts[...], text)
+            }
+        }
+
+        private static func match(_ parts: ArraySlice<Part>, _ text: Substring) -> [String: Substring]? {
+            guard let first = parts.first else { return text.isEmpty ? [:] : nil }
+            switch first {
+            case .literal(let literal):
+                guard text.hasPrefix(literal) else { return nil }
+                return match(parts.dropFirst(), text.dropFirst(literal.count))
+            case .parameter(let name):
+                var end = text.endIndex
+                while end > text.startIndex {
+                    if var values = match(parts.dropFirst(), text[end...]) {
+                        values[name] = text[..<end]
+                        return values
+                    }
+                    end = text.index(before: end)
+                }
+                return nil
+            }
+        }
     }
 
     /// Percent-encodes all but the unreserved characters of RFC 3986.
@@ -147,6 +237,11 @@ public struct Parameter: Sendable, Hashable {
     public var summary: String?
     /// What the parameter asks of a list's items, when the documents say.
     public var meaning: QueryMeaning?
+    /// Whether an array is sent one pair per element (`status=a&status=b`, OpenAPI's default `form` style with
+    /// `explode`) rather than joined with commas (`status=a,b`).
+    public var explode = true
+    /// A value the document shows for the parameter (its `example`, or the first of its `examples`).
+    public var example: JSONValue?
 
     public init(
         _ name: String, in location: Location, _ schema: Schema, required: Bool = false,

@@ -30,7 +30,8 @@ public final class MockEngine: Sendable {
         let spec: APISpec
         let endpoint: AnyEndpoint
         let segments: [PathTemplate.Segment]
-        let literalCount: Int
+        /// How much the route's path pins a request down (``PathTemplate/Segment/specificity``).
+        let specificity: Int
         /// `METHOD /path`, computed once.
         let id: String
         /// Whether the spec describes the endpoint: an undocumented one is not validated against a model.
@@ -44,7 +45,7 @@ public final class MockEngine: Sendable {
             self.fixture = fixture
             self.id = endpoint.id
             segments = endpoint.path.segments
-            literalCount = segments.filter { if case .literal = $0 { true } else { false } }.count
+            specificity = segments.reduce(0) { $0 + $1.specificity }
             self.isDocumented = isDocumented
         }
     }
@@ -97,13 +98,13 @@ public final class MockEngine: Sendable {
             let fixture = FixtureMock(spec: spec, configuration: configuration)
             return spec.endpoints.map { Route(spec: spec, endpoint: $0, fixture: fixture) }
         }
-        .sorted { $0.literalCount > $1.literalCount }
+        .sorted { $0.specificity > $1.specificity }
         let spec = behaviour.specs[0]
         let fixture = FixtureMock(spec: spec, configuration: configuration)
         undocumented = behaviour.undocumentedEndpoints.map {
             Route(spec: spec, endpoint: $0, fixture: fixture, isDocumented: false)
         }
-        .sorted { $0.literalCount > $1.literalCount }
+        .sorted { $0.specificity > $1.specificity }
         let declared = behaviour.specs.flatMap(\.endpoints).flatMap(\.parameters).filter { $0.location == .header }
         keyedHeaders = Set(
             [
@@ -281,7 +282,7 @@ public final class MockEngine: Sendable {
         )
         request.isHead = raw.method == "HEAD"
         for (segment, part) in zip(route.segments, segments) {
-            if case .parameter(let name) = segment { request.pathParameters[name] = QueryItems.decode(part) }
+            for (name, value) in segment.match(part) ?? [:] { request.pathParameters[name] = QueryItems.decode(value) }
         }
         let endpoint = route.endpoint
         if case .announced(let note) = endpoint.availability {
@@ -368,7 +369,11 @@ public final class MockEngine: Sendable {
     static func matches(_ template: [PathTemplate.Segment], _ segments: [Substring]) -> Bool {
         guard template.count == segments.count else { return false }
         for (segment, part) in zip(template, segments) {
-            if case .literal(let literal) = segment, literal != part { return false }
+            switch segment {
+            case .literal(let literal): if literal != part { return false }
+            case .parameter: continue
+            case .template: if segment.match(part) == nil { return false }
+            }
         }
         return true
     }

@@ -83,7 +83,11 @@ public struct FixtureMock: MockBehaviour {
     }
 
     /// The descriptor's answer to a request: the one every endpoint of every mock falls back to.
-    func answer(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) throws -> MockResponse {
+    /// - Parameter state: the success body a stateful behaviour computed (``ResourceMock``), sent in place of an
+    ///   example or a generated body, with the documented status, headers and paging.
+    func answer(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec, state: JSONValue? = nil) throws
+        -> MockResponse
+    {
         let preference = Preference(request.header("prefer"))
         let responses = endpoint.documentedResponses(in: spec)
         var status = preference.code ?? endpoint.success.rawValue
@@ -104,9 +108,14 @@ public struct FixtureMock: MockBehaviour {
         guard let mediaType = response.mediaType else {
             return .empty(status: status, headers: declaredHeaders(response, spec: spec, random: &random, taken: []))
         }
-        let body = try self.body(
-            response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
-            random: &random)
+        let body =
+            if let state, status == endpoint.success.rawValue, response.isJSON {
+                Body.json(state)
+            } else {
+                try self.body(
+                    response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
+                    random: &random)
+            }
         var headers: [(name: String, value: String)] = [("Content-Type", mediaType)]
         let bytes: [UInt8]
         switch body {

@@ -41,10 +41,13 @@ public final class StateStore<State: StoredState>: Sendable {
     /// Creates a store; when `file` holds a state it is loaded instead of `seed`, otherwise the file is
     /// created with the seed. A URL that `sharing` handles (`postgres://`) shares the state with every mock using
     /// the same database.
+    /// - Parameter kind: what the file and the shared database call the state (a file of another kind is
+    ///   refused); the state's type by default, which is enough where one type holds one API's state.
     /// - Throws: ``StateFileError`` when the file is locked by another mock, is not a state file of this
     ///   kind (a JSON state file of an earlier version, another program's file, another API's state), or
     ///   cannot be read or written; or when the database cannot be reached.
-    public init(seed: State, file: URL? = nil, sharing: SharedStateOpener? = nil) async throws {
+    public init(seed: State, file: URL? = nil, sharing: SharedStateOpener? = nil, kind: String? = nil) async throws {
+        let kind = kind ?? String(reflecting: State.self)
         var seed = seed
         try Self.visit(&seed, .commit)
         self.seed = seed
@@ -54,14 +57,14 @@ public final class StateStore<State: StoredState>: Sendable {
         var sharedVersion: Int64 = 0
         if let file, !file.isFileURL {
             guard let sharing, sharing.handles(file) else { throw StateFileError.noSharedState(file) }
-            let opened = try await sharing.open(file, Self.kind, try Self.visit(&initial, .records))
+            let opened = try await sharing.open(file, kind, try Self.visit(&initial, .records))
             if let stored = opened.stored {
                 try Self.visit(&initial, .load(stored.rows))
                 sharedVersion = stored.version
             }
             shared = opened.0
         } else if let file {
-            let opened = try StateDatabase(file: file, kind: Self.kind)
+            let opened = try StateDatabase(file: file, kind: kind)
             if opened.isNew {
                 try opened.replaceAll(with: try Self.visit(&initial, .records))
             } else {
@@ -72,9 +75,6 @@ public final class StateStore<State: StoredState>: Sendable {
         self.shared = shared
         contents = Locked(Contents(state: initial, version: 0, database: database, sharedVersion: sharedVersion))
     }
-
-    /// What the state files and the shared database call this kind of state.
-    private static var kind: String { String(reflecting: State.self) }
 
     /// Increases with every write; responses computed from the state can be cached per version.
     public var version: UInt64 { contents.withLock { $0.version } }

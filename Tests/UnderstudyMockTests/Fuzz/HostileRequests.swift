@@ -101,6 +101,13 @@ struct HostileRequests {
             switch segment {
             case .literal(let literal): literal
             case .parameter: value
+            case .template(let parts):
+                parts.map { part in
+                    switch part {
+                    case .literal(let literal): literal
+                    case .parameter: value
+                    }
+                }.joined()
             }
         }.joined(separator: "/")
     }

@@ -1,0 +1,214 @@
+import Foundation
+import UnderstudyCore
+
+extension RuleID {
+    /// A member written by a create, replace or update came back different (or not at all) in the read after it.
+    public static let resourceNotKept: RuleID = "resource.not-kept"
+    /// An item the check deleted is still read.
+    public static let resourceNotDeleted: RuleID = "resource.not-deleted"
+    /// A create answered 2xx without naming the item it made.
+    public static let resourceIdentifierMissing: RuleID = "resource.identifier-missing"
+}
+
+/// `check --allow-writes` on an API without a hand-written write scenario: each resource (parents first) gets an
+/// item of the check's own, made with a generated valid body, read back (what was written is what is read),
+/// replaced, updated, read back again and acted on; the other writes run once each; then every item the check
+/// made is deleted, newest first (children before their parents), and read again to see it gone. Items the check
+/// did not make are never deleted.
+struct Explorer {
+    let session: CheckSession
+    var spec: APISpec { session.spec }
+
+    func run() async {
+        var made: [(resource: Resource, item: ResourceLedger.Item)] = []
+        for resource in session.graph.resources {
+            guard let (item, sent) = await create(resource) else { continue }
+            made.append((resource, item))
+            await exercise(resource, item, sent: sent)
+        }
+        await otherWrites()
+        for (resource, item) in made.reversed() { await remove(item, of: resource) }
+    }
+
+    // MARK: Create
+
+    /// Creates an item under the first item of the parent the run knows (its own first).
+    private func create(_ resource: Resource) async -> (ResourceLedger.Item, JSONValue?)? {
+        guard let operation = resource.operation(.create), let endpoint = spec.endpoint(operation.endpoint),
+            session.canCall(endpoint)
+        else { return nil }
+        guard let path = session.pathValues(for: endpoint, guessing: true) else { return nil }
+        let body = session.requestBody(for: endpoint)
+        let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+        let (exchange, answer) = await session.perform(
+            endpoint, request, expecting: endpoint.expectedStatuses(guessedPath: path.guessed), path: path.values)
+        guard let response = exchange.response, (200..<300).contains(response.status) else { return nil }
+        let parent = ResourceGraph.renamed(path.values, from: endpoint.path, to: resource.collection)
+        let id =
+            session.itemIDs(endpoint, path: path.values, response: response, body: answer).first
+            ?? resource.identifier?.member.flatMap { body?[$0] }.flatMap(CheckSession.scalar)
+        guard let id else {
+            if resource.item != nil {
+                session.add(
+                    [
+                        Diagnostic(
+                            .warning, rule: .resourceIdentifierMissing, endpoint: endpoint.id,
+                            message:
+                                "the answer names no \(resource.identifier?.member ?? "identifier") and has no Location: "
+                                + "the created item cannot be read, changed or deleted",
+                            expected: "the new item's \(resource.identifier?.member ?? "id")", found: "none")
+                    ], request: request)
+            }
+            return nil
+        }
+        let item = ResourceLedger.Item(parent: parent, id: id, created: true)
+        session.state.withLock { $0.items.add(item, of: resource.name) }
+        return (item, body)
+    }
+
+    // MARK: Exercise
+
+    /// Reads the item back, replaces and updates it (reading back after each), and runs its actions.
+    private func exercise(_ resource: Resource, _ item: ResourceLedger.Item, sent: JSONValue?) async {
+        await readBack(resource, item, sent: sent, after: resource.operation(.create)?.endpoint)
+        for role in [ResourceOperation.Role.replace, .update] {
+            for operation in resource.operations(role) {
+                guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint) else { continue }
+                var body = session.requestBody(for: endpoint)
+                // The body names the item where its model has the identifier member (`PUT /pet` by body id).
+                if let member = resource.identifier?.member, case .object(var members)? = body,
+                    let value = typedID(item.id, member: member, endpoint: endpoint)
+                {
+                    members[member] = value
+                    body = .object(members)
+                }
+                let path = values(of: item, in: resource, for: endpoint)
+                let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
+                let (exchange, _) = await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)
+                if let status = exchange.response?.status, (200..<300).contains(status) {
+                    await readBack(resource, item, sent: body, after: endpoint.id)
+                }
+            }
+        }
+        for operation in resource.operations(.action) {
+            guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint),
+                endpoint.path.segments.count > resource.collection.segments.count
+            else { continue }
+            let path = values(of: item, in: resource, for: endpoint)
+            let body = session.requestBody(for: endpoint)
+            let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
+            await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)
+        }
+    }
+
+    /// Reads the item and compares what was written with what is read: each member the request sent that the
+    /// read's item declares for answers must come back equal (a warning: a server may normalize what it keeps).
+    private func readBack(_ resource: Resource, _ item: ResourceLedger.Item, sent: JSONValue?, after writer: String?)
+        async
+    {
+        guard let operation = resource.operation(.read), let endpoint = spec.endpoint(operation.endpoint),
+            session.canCall(endpoint)
+        else { return }
+        let path = values(of: item, in: resource, for: endpoint)
+        let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint))
+        let (_, answer) = await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)
+        guard let writer, case .object(let written)? = sent, let pointer = operation.answer,
+            case .object(let read)? = answer?[pointer: pointer],
+            case .object(let schema)? = resource.schema.resolved(in: spec.definitions)
+        else { return }
+        for name in written.keys.sorted() {
+            guard let property = schema[name], property.access == .readWrite, !Self.same(written[name], read[name])
+            else { continue }
+            let found = read[name].map { Render.found($0) } ?? "no \(name)"
+            session.add(
+                [
+                    Diagnostic(
+                        .warning, rule: .resourceNotKept, at: pointer.appending(name), endpoint: endpoint.id,
+                        message: "\(writer) wrote \(name) as \(Render.found(written[name]!)); the read after it answers \(found)",
+                        expected: Render.found(written[name]!), found: found)
+                ], request: request)
+        }
+    }
+
+    /// Whether two JSON values are equal, numbers by value (`1.0` and `1`).
+    private static func same(_ first: JSONValue?, _ second: JSONValue?) -> Bool {
+        if case .number(let a)? = first, case .number(let b)? = second {
+            return a.literal == b.literal || Double(a.literal) == Double(b.literal)
+        }
+        return first == second
+    }
+
+    // MARK: Other writes
+
+    /// Every write no resource step reached, once, with a generated body: a collection's actions, writes that
+    /// belong to no resource, changes to items the run did not make. A delete is sent only to an item the run
+    /// made.
+    private func otherWrites() async {
+        let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
+        for endpoint in spec.endpoints where endpoint.method != .get && !reached.contains(endpoint.id) {
+            guard session.canCall(endpoint) else { continue }
+            if session.graph.role(of: endpoint.id)?.operation.role == .delete { continue }
+            guard let path = session.pathValues(for: endpoint, guessing: true) else { continue }
+            let body = session.requestBody(for: endpoint)
+            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+            await session.perform(
+                endpoint, request, expecting: endpoint.expectedStatuses(guessedPath: path.guessed), path: path.values)
+        }
+    }
+
+    // MARK: Clean-up
+
+    /// Deletes an item the run made, then reads it to see it gone; says so where the API cannot delete it.
+    private func remove(_ item: ResourceLedger.Item, of resource: Resource) async {
+        guard let operation = resource.operation(.delete), let endpoint = spec.endpoint(operation.endpoint),
+            session.canCall(endpoint)
+        else {
+            if let create = resource.operation(.create)?.endpoint {
+                session.note(create, "the created \(resource.name) item \(item.id) stays: the API has no delete for it")
+            }
+            return
+        }
+        let path = values(of: item, in: resource, for: endpoint)
+        let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint))
+        let (exchange, _) = await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)
+        guard let status = exchange.response?.status, (200..<300).contains(status),
+            let read = resource.operation(.read), let readEndpoint = spec.endpoint(read.endpoint),
+            session.canCall(readEndpoint)
+        else { return }
+        let readPath = values(of: item, in: resource, for: readEndpoint)
+        let again = session.request(readEndpoint, path: readPath, query: session.queryValues(for: readEndpoint))
+        await session.probe(readEndpoint, again) { response in
+            guard (200..<300).contains(response.status) else { return [] }
+            return [
+                Diagnostic(
+                    .error, rule: .resourceNotDeleted,
+                    message: "\(endpoint.id) answered \(status), and the item is still read (\(response.status))",
+                    expected: readEndpoint.documents(.notFound) ? "404" : "a refusal", found: String(response.status))
+            ]
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The item's path values, named as `endpoint`'s path names them.
+    private func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String: String] {
+        let own = CheckSession.itemValues(item, of: resource)
+        guard let template = resource.item else {
+            return ResourceGraph.renamed(item.parent, from: resource.collection, to: endpoint.path)
+        }
+        return ResourceGraph.renamed(own, from: template, to: endpoint.path)
+    }
+
+    /// The id as a value of the member's schema in the endpoint's request model (`42` for an integer).
+    private func typedID(_ id: String, member: String, endpoint: AnyEndpoint) -> JSONValue? {
+        guard case .object(let object)? = endpoint.request?.schema.resolved(in: spec.definitions),
+            let property = object[member]
+        else { return nil }
+        switch property.schema.resolved(in: spec.definitions) {
+        case .integer?: return Int(id).map(JSONValue.integer)
+        case .number?: return Double(id).map(JSONValue.double)
+        default: return .string(id)
+        }
+    }
+
+}

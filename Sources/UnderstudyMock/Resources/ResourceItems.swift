@@ -1,0 +1,391 @@
+import Foundation
+import UnderstudyCore
+
+/// How a ``ResourceMock`` makes, keeps and presents the items of one resource: identifiers in the schema's format,
+/// the members the server adds, and answers in the shape each operation documents.
+struct ResourceItems {
+    let spec: APISpec
+    let resource: Resource
+    let seed: UInt64
+    let now: Date
+    /// The item's object schema, when it is an object.
+    let object: ObjectSchema?
+
+    init(spec: APISpec, resource: Resource, seed: UInt64, now: Date) {
+        self.spec = spec
+        self.resource = resource
+        self.seed = seed
+        self.now = now
+        object = Self.object(resource.schema, spec.definitions)
+    }
+
+    private static func object(_ schema: Schema, _ definitions: SchemaDefinitions) -> ObjectSchema? {
+        if case .object(let object)? = schema.resolved(in: definitions) { return object }
+        return nil
+    }
+
+    private var validator: Validator { Validator(definitions: spec.definitions) }
+
+    /// The identifier member's property, when the item has one.
+    private var identifierProperty: Property? {
+        resource.identifier?.member.flatMap { object?[$0] }
+    }
+
+    // MARK: Identifiers
+
+    /// The identifier a client wrote in a body, when the member is the client's to write and the value fits it.
+    func givenID(in body: JSONValue) -> String? {
+        guard let member = resource.identifier?.member else { return nil }
+        let body = object.map { Self.unwrapped(body, $0) } ?? body
+        guard let value = body[member] else { return nil }
+        // A member the item's schema leaves out (named by the list or the create only) is taken as it comes.
+        if let property = identifierProperty {
+            guard property.access != .readOnly, validator.isValid(value, against: property.schema) else { return nil }
+        }
+        return Self.text(value).flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 }
+    }
+
+    /// A new identifier in the member's format: the next integer of the resource's sequence, a UUID, or a string
+    /// generated from the member's schema; unique in the resource.
+    func newID(in state: inout ResourceState) -> String {
+        let name = resource.name
+        let table = state.tables[name]
+        let schema = identifierProperty?.schema.resolved(in: spec.definitions)
+        var next = state.sequences.value[name] ?? Self.largestInteger(in: table)
+        while true {
+            next += 1
+            let candidate: String
+            switch schema {
+            case .string(let constraints)? where constraints.format == .uuid:
+                var random = SeededRandom(seed: seed).derived("\(spec.id) \(name) id \(next)")
+                candidate = random.uuid()
+            case .string(let constraints)? where constraints.format != .integer:
+                var random = SeededRandom(seed: seed).derived("\(spec.id) \(name) id \(next)")
+                var generator = FixtureGenerator(
+                    seed: random.next(), definitions: spec.definitions, settings: spec.wire)
+                let value = generator.value(for: Schema.string(constraints), name: identifierProperty?.name)
+                candidate = Self.text(value).map { $0.isEmpty ? String(next) : $0 } ?? String(next)
+            default:
+                candidate = String(next)
+            }
+            let taken = table?.contains { $0.key.split(separator: "/").last.map(String.init) == candidate } ?? false
+            if !taken || next > 1_000_000_000 {
+                state.sequences.value[name] = next
+                return candidate
+            }
+        }
+    }
+
+    private static func largestInteger(in table: StateTable<ResourceRow>?) -> Int {
+        table?.compactMap { $0.key.split(separator: "/").last.flatMap { Int($0) } }.max() ?? 0
+    }
+
+    // MARK: Stored items
+
+    /// The item as the server keeps it after a write: the members of `body` the item schema declares (and the
+    /// client may write), members named after declared query parameters, the identifier and the parent's ids,
+    /// the server's `readOnly` members (kept from `old`, else generated), timestamps, and the other required
+    /// members generated.
+    /// - Parameter trusted: whether `body` is the server's own (a seed), whose `readOnly` members are kept.
+    func stored(
+        _ body: JSONValue, endpoint: AnyEndpoint?, query: QueryItems, id: String, parent: [String: String],
+        old: JSONValue?, trusted: Bool = false
+    ) -> JSONValue {
+        guard let object, !object.properties.isEmpty else { return body }
+        let key = ResourceRow.key(parent: parent, id: id)
+        var members: [String: JSONValue] = [:]
+        if case .object(let previous)? = old {
+            for property in object.properties where property.access == .readOnly {
+                members[property.name] = previous[property.name]
+            }
+        }
+        if case .object(let sent) = Self.unwrapped(body, object) {
+            for (name, value) in sent {
+                guard let property = object[name], trusted || property.access != .readOnly else { continue }
+                if validator.isValid(value, against: property.schema) {
+                    members[name] = value
+                } else if case .object(let given) = value, case .object(var base)? = members[name] ?? previousMember(old, name) {
+                    // Part of an object the item's schema describes more strictly (a free map of settings into an
+                    // object with required keys): what was sent, over what was there.
+                    for (key, member) in given { base[key] = member }
+                    if validator.isValid(.object(base), against: property.schema) { members[name] = .object(base) }
+                }
+            }
+        }
+        for parameter in endpoint?.parameters ?? [] where parameter.location == .query {
+            guard let property = object[parameter.name], property.access != .readOnly,
+                let text = query[parameter.name], let value = Self.typed(text, property.schema, spec.definitions),
+                validator.isValid(value, against: property.schema)
+            else { continue }
+            members[parameter.name] = value
+        }
+        if let property = identifierProperty, let value = Self.typed(id, property.schema, spec.definitions) {
+            members[property.name] = value
+        }
+        for (name, text) in parent {
+            guard let property = object[name], let value = Self.typed(text, property.schema, spec.definitions),
+                validator.isValid(value, against: property.schema)
+            else { continue }
+            members[name] = value
+        }
+        // A seed keeps its own times: the first state does not depend on the clock.
+        for property in object.properties where !trusted {
+            let lowered = property.name.lowercased()
+            let created = lowered.contains("creat")
+            let updated = lowered.contains("updat") || lowered.contains("modif")
+            guard created && members[property.name] == nil || updated,
+                let stamp = timestamp(property.schema)
+            else { continue }
+            members[property.name] = stamp
+        }
+        var generator = generator("\(key) stored")
+        for property in object.properties where members[property.name] == nil {
+            guard property.required && property.belongs(in: .response) || property.access == .readOnly else { continue }
+            members[property.name] = generator.value(for: property.schema, name: property.name)
+        }
+        return .object(members)
+    }
+
+    private func previousMember(_ old: JSONValue?, _ name: String) -> JSONValue? {
+        if case .object(let members)? = old { return members[name] }
+        return nil
+    }
+
+    /// The item in a body that wraps it (`{"article": {...}}` for an `Article`): the only member, when it is an
+    /// object and not a member of the item.
+    private static func unwrapped(_ body: JSONValue, _ object: ObjectSchema) -> JSONValue {
+        guard case .object(let members) = body, members.count == 1, let (name, inner) = members.first,
+            object[name] == nil, case .object = inner
+        else { return body }
+        return inner
+    }
+
+    /// The clock's time in a timestamp member's format (a date-time, a date, epoch seconds); `nil` for a member
+    /// that is not a timestamp.
+    private func timestamp(_ schema: Schema) -> JSONValue? {
+        switch schema.resolved(in: spec.definitions) {
+        case .string(let constraints)?:
+            switch constraints.format {
+            case .dateTime?, .dateTimeWithoutFraction?: return .string(now.formatted(.iso8601))
+            case .dateTimeWithFraction?:
+                return .string(now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            case .date?: return .string(now.formatted(.iso8601.year().month().day()))
+            default: return nil
+            }
+        case .integer?: return .integer(Int(now.timeIntervalSince1970))
+        default: return nil
+        }
+    }
+
+    // MARK: Answers
+
+    /// The answer of an operation that carries the item: the item in the answer's schema, alone or at `pointer`
+    /// in a generated envelope.
+    func itemAnswer(_ item: JSONValue, key: String, endpoint: AnyEndpoint, pointer: JSONPointer) -> JSONValue {
+        guard let answer = endpoint.response?.schema else { return item }
+        let target = pointer == .root ? answer : member(pointer, of: answer) ?? resource.schema
+        let presented = conform(item, to: target, key: key)
+        guard pointer != .root else { return presented }
+        var body = envelope(answer, endpoint: endpoint)
+        body[pointer: pointer] = presented
+        return body
+    }
+
+    /// The answer of an operation that names the item without carrying it (`{"id": "…"}` after a create): a
+    /// generated body of its schema with the identifier in the member named like the item's; `nil` when the answer
+    /// has no such member.
+    func identifierAnswer(_ id: String, endpoint: AnyEndpoint) -> JSONValue? {
+        guard let answer = endpoint.response?.schema, let identifier = resource.identifier,
+            let object = Self.object(answer, spec.definitions),
+            let property = [identifier.member, identifier.parameter].compactMap({ $0 }).lazy.compactMap({ object[$0] })
+                .first,
+            let value = Self.typed(id, property.schema, spec.definitions)
+        else { return nil }
+        var body = envelope(answer, endpoint: endpoint)
+        body[pointer: JSONPointer(tokens: [property.name])] = value
+        return body
+    }
+
+    /// The answer of a list or a search: the page's items in the answer's item schema, alone or at `pointer` in a
+    /// generated envelope whose counts (`total`, `count`, ...) say how many items matched.
+    func listAnswer(_ rows: [(key: String, item: JSONValue)], total: Int, endpoint: AnyEndpoint, pointer: JSONPointer)
+        -> JSONValue
+    {
+        guard let answer = endpoint.response?.schema else { return .array(rows.map(\.item)) }
+        let items = ResourceInference.listItems(in: answer, spec.definitions)?.schema ?? resource.schema
+        let presented = JSONValue.array(rows.map { conform($0.item, to: items, key: $0.key) })
+        guard pointer != .root else { return presented }
+        var body = envelope(answer, endpoint: endpoint)
+        body[pointer: pointer] = presented
+        Self.setCounts(&body, total: total, depth: 0)
+        return body
+    }
+
+    /// Whether a member counts a list's matching items (`total`, `count`, `totalItems`, `articlesCount`).
+    private static func isCount(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.hasPrefix("total") || lowered.hasSuffix("total") || lowered.hasSuffix("count")
+    }
+
+    private static func setCounts(_ body: inout JSONValue, total: Int, depth: Int) {
+        guard depth < 2, case .object(var members) = body else { return }
+        for (name, value) in members {
+            if isCount(name), case .number = value {
+                members[name] = .integer(total)
+            } else if case .object = value {
+                var nested = value
+                setCounts(&nested, total: total, depth: depth + 1)
+                members[name] = nested
+            }
+        }
+        body = .object(members)
+    }
+
+    /// A generated body of an answer's schema, the same for every request of an endpoint.
+    private func envelope(_ schema: Schema, endpoint: AnyEndpoint) -> JSONValue {
+        var generator = generator("\(endpoint.id) envelope")
+        return generator.value(for: schema)
+    }
+
+    /// The schema of an envelope's member.
+    private func member(_ pointer: JSONPointer, of schema: Schema) -> Schema? {
+        guard let name = pointer.tokens.first, let object = Self.object(schema, spec.definitions) else { return nil }
+        return object[name]?.schema.nonNull
+    }
+
+    /// An item as an answer's schema shows it: the members it declares that belong in answers (no `writeOnly`
+    /// ones), and the required ones it lacks generated (a list of summaries shows fewer members than a read).
+    func conform(_ item: JSONValue, to schema: Schema, key: String) -> JSONValue {
+        guard case .object(var members) = item, let object = Self.object(schema, spec.definitions),
+            !object.properties.isEmpty
+        else { return item }
+        members = members.filter { object[$0.key]?.belongs(in: .response) ?? false }
+        var generator: FixtureGenerator?
+        for property in object.properties where property.required && property.belongs(in: .response) {
+            guard members[property.name] == nil else { continue }
+            if generator == nil { generator = self.generator("\(key) conform") }
+            members[property.name] = generator!.value(for: property.schema, name: property.name)
+        }
+        return .object(members)
+    }
+
+    private func generator(_ purpose: String) -> FixtureGenerator {
+        var random = SeededRandom(seed: seed).derived("\(spec.id) \(resource.name) \(purpose)")
+        return FixtureGenerator(
+            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+    }
+
+    /// A scalar's text (`42`, `"rex"` → `rex`, `true`).
+    static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let string): string
+        case .number(let number): number.literal
+        case .bool(let bool): String(bool)
+        default: nil
+        }
+    }
+
+    /// A path or query text as a value of a member's schema (`"42"` → `42` for an integer); `nil` when it does
+    /// not read as one.
+    static func typed(_ text: String, _ schema: Schema, _ definitions: SchemaDefinitions) -> JSONValue? {
+        switch schema.resolved(in: definitions) {
+        case .integer?: return Int(text).map(JSONValue.integer)
+        case .number?, .decimal?:
+            guard Double(text) != nil else { return nil }
+            return try? JSONValue(parsing: Array(text.utf8))
+        case .boolean?: return text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
+        case .string?, .any?: return .string(text)
+        case .oneOf(let alternatives)?:
+            return alternatives.lazy.compactMap { typed(text, $0, definitions) }.first
+        default: return nil
+        }
+    }
+}
+
+/// What a list or a search asks of the items: query parameters (and a search's body members) named after an
+/// item's member keep the items whose member has one of the values given; `limit`/`offset` or a page and its size
+/// cut the page.
+struct ListCriteria {
+    let endpoint: AnyEndpoint
+    let object: ObjectSchema?
+    /// The body of a search by POST.
+    var body: [String: JSONValue] = [:]
+
+    init(endpoint: AnyEndpoint, resource: Resource, spec: APISpec) {
+        self.endpoint = endpoint
+        if case .object(let object)? = resource.schema.resolved(in: spec.definitions) {
+            self.object = object
+        } else {
+            object = nil
+        }
+    }
+
+    private static let sizeNames: Set<String> = [
+        "limit", "per_page", "perpage", "pagesize", "page_size", "size", "max", "maxresults", "max_results", "top",
+        "page[size]",
+    ]
+    private static let offsetNames: Set<String> = ["offset", "skip", "start", "from"]
+    private static let pageNames: Set<String> = ["page", "pagenumber", "page_number", "pageno", "page[number]"]
+
+    private static func isPaging(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return sizeNames.contains(lowered) || offsetNames.contains(lowered) || pageNames.contains(lowered)
+    }
+
+    func matches(_ item: JSONValue, query: QueryItems) -> Bool {
+        guard let object else { return true }
+        for parameter in endpoint.parameters where parameter.location == .query && !Self.isPaging(parameter.name) {
+            guard object[parameter.name] != nil else { continue }
+            let values = query.all(parameter.name).flatMap { value -> [String] in
+                if case .array = parameter.schema.nonNull { return value.split(separator: ",").map(String.init) }
+                return [value]
+            }
+            guard !values.isEmpty else { continue }
+            if !values.contains(where: { Self.matches(item[parameter.name], $0) }) { return false }
+        }
+        for (name, value) in body where object[name] != nil {
+            let wanted = value.arrayValue ?? [value]
+            let texts = wanted.compactMap(ResourceItems.text)
+            guard texts.count == wanted.count, !texts.isEmpty else { continue }
+            if !texts.contains(where: { Self.matches(item[name], $0) }) { return false }
+        }
+        return true
+    }
+
+    /// Whether a member has a value: equal as text, or for an array one element that is (or names) it.
+    private static func matches(_ member: JSONValue?, _ text: String) -> Bool {
+        switch member {
+        case .string(let string)?: return string == text
+        case .number(let number)?: return number.literal == text || Double(number.literal) == Double(text)
+        case .bool(let bool)?: return String(bool) == text.lowercased()
+        case .array(let elements)?:
+            return elements.contains { element in
+                if case .object = element {
+                    return ["name", "id", "value", "key"].contains { matches(element[$0], text) }
+                }
+                return matches(element, text)
+            }
+        default: return false
+        }
+    }
+
+    /// The page a request asks for: after `offset` (or `(page - first) × size`), at most `limit` (or size) items.
+    func page<Row>(_ rows: [Row], query: QueryItems) -> ArraySlice<Row> {
+        let declared = endpoint.parameters.filter { $0.location == .query }
+        func parameter(_ names: Set<String>) -> Parameter? { declared.first { names.contains($0.name.lowercased()) } }
+        func number(_ parameter: Parameter?) -> Int? {
+            guard let parameter else { return nil }
+            return query[parameter.name].flatMap { Int($0) } ?? parameter.defaultValue?.numberValue?.intValue
+        }
+        let size = number(parameter(Self.sizeNames)).flatMap { $0 > 0 ? $0 : nil }
+        var offset = parameter(Self.offsetNames).flatMap { query[$0.name] }.flatMap { Int($0) }
+        if offset == nil, let size, let page = parameter(Self.pageNames), let number = query[page.name].flatMap({ Int($0) })
+        {
+            let first = if case .integer(let constraints) = page.schema.nonNull, constraints.minimum == 0 { 0 } else { 1 }
+            offset = max(0, number - first).multipliedReportingOverflow(by: size).partialValue
+        }
+        let start = min(max(0, offset ?? 0), rows.count)
+        let end = size.map { min(rows.count, start + min($0, rows.count)) } ?? rows.count
+        return rows[start..<end]
+    }
+}

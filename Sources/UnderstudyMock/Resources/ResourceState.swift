@@ -1,0 +1,64 @@
+import UnderstudyCore
+
+/// One stored item of a resource: its body as the server keeps it, and the parent it sits under.
+struct ResourceRow: StateRow {
+    /// The parent's path values joined with the item's identifier (`7/42` for `/owners/7/pets/42`).
+    let key: String
+    /// The values of the collection path's parameters (`["ownerId": "7"]`); empty at the top level.
+    var parent: [String: String]
+    /// The item, with its identifier, the server's members and every member the client wrote.
+    var item: JSONValue
+
+    /// The group of the rows under one parent, so a nested list reads only its own rows.
+    static func group(_ parent: [String: String]) -> String {
+        "parent:" + parent.keys.sorted().map { "\($0)=\(parent[$0]!)" }.joined(separator: "&")
+    }
+
+    /// The key of an item under a parent.
+    static func key(parent: [String: String], id: String) -> String {
+        (parent.keys.sorted().map { parent[$0]! } + [id]).joined(separator: "/")
+    }
+}
+
+/// The state of a ``ResourceMock``: one table of items per resource, the last integer identifier each issued, and
+/// the keys of the items deleted last.
+struct ResourceState: StoredState {
+    var tables: [String: StateTable<ResourceRow>] = [:]
+    var sequences = StateValue<[String: Int]>([:])
+    /// The keys of each resource's items deleted last (at most ``deletedCapacity``), oldest first: an item
+    /// deleted is gone, even where the document gives its read no 404.
+    var deleted = StateValue<[String: [String]]>([:])
+
+    static let deletedCapacity = 256
+
+    mutating func markDeleted(_ key: String, of resource: String) {
+        var keys = deleted.value[resource, default: []]
+        keys.removeAll { $0 == key }
+        keys.append(key)
+        if keys.count > Self.deletedCapacity { keys.removeFirst(keys.count - Self.deletedCapacity) }
+        deleted.value[resource] = keys
+    }
+
+    mutating func markLiving(_ key: String, of resource: String) {
+        guard deleted.value[resource]?.contains(key) == true else { return }
+        deleted.value[resource]?.removeAll { $0 == key }
+    }
+
+    func wasDeleted(_ key: String, of resource: String) -> Bool {
+        deleted.value[resource]?.contains(key) == true
+    }
+
+    init(resources: [String]) {
+        for name in resources { tables[name] = Self.table() }
+    }
+
+    static func table(_ rows: [ResourceRow] = []) -> StateTable<ResourceRow> {
+        StateTable(rows, groups: { [ResourceRow.group($0.parent)] })
+    }
+
+    mutating func visit(_ visitor: inout StateVisitor) {
+        for name in tables.keys.sorted() { visitor.visit("resource:\(name)", &tables[name]!) }
+        visitor.visit("sequences", &sequences)
+        visitor.visit("deleted", &deleted)
+    }
+}

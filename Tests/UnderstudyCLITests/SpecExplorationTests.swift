@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import UnderstudyCheck
+import UnderstudyCore
+import UnderstudyMock
+import UnderstudyMockServer
+
+/// `check --spec --allow-writes` against `mock --spec`, on every test document (the public ones no one here wrote
+/// among them), over real loopback sockets: the checker explores each document's resources (ids from list answers,
+/// its own items created, read back, changed, acted on and deleted) and reports no error, reaching nine operations
+/// in ten at least, and every operation of the pinned resource graph (`Tests/Documents/resources/`) but the deletes
+/// of items it did not make.
+struct SpecExplorationTests {
+    /// What each operation needs to be called: a bearer, an API key, a basic credential.
+    static let credentials = Credentials(
+        token: FixtureMock.readyToken, apiKey: "understudy",
+        headers: HeaderFields([(name: "Authorization", value: "Basic dW5kZXJzdHVkeTpzZWNyZXQ=")]))
+
+    /// The share of operations reached over all the documents, at least.
+    static let minimumCoverage = 0.9
+
+    static func explore(_ document: String) async throws -> (spec: APISpec, report: CheckReport) {
+        let spec = try SpecMockTests.spec(SpecMockTests.documents.appendingPathComponent(document).path)
+        let server = try await MockServer.start(try await ResourceMock(spec: spec))
+        var credentials = Self.credentials
+        // A bearer and a basic credential both go in `Authorization`: give the basic one where only it is taken.
+        if spec.endpoints.allSatisfy({ $0.security.joined().allSatisfy { $0 == .basic } || $0.security.isEmpty }) {
+            credentials.token = nil
+        } else {
+            credentials.headers = HeaderFields()
+        }
+        let options = CheckOptions(
+            baseURL: server.baseURL.absoluteString + spec.basePath, credentials: credentials, allowWrites: true,
+            transport: HTTPTransport.Options(timeout: .seconds(120)))
+        let report = await Checker(spec: spec, options: options).run()
+        await server.stop()
+        return (spec, report)
+    }
+
+    @Test func theCheckerExploresEveryDocumentWithoutAnError() async throws {
+        var reached = 0
+        var total = 0
+        var unreached: [String] = []
+        for document in ResourceGraphTests.documents {
+            let (spec, report) = try await Self.explore(document)
+            let errors = report.findings.filter { $0.severity == .error }.map { "\($0.endpoint ?? "") \($0.summary)" }
+            #expect(errors == [], "\(document)")
+            let called = Set(report.endpoints.filter { $0.skipped == nil }.map(\.endpoint))
+            for resource in ResourceGraph(spec: spec).resources {
+                for operation in resource.operations where !called.contains(operation.endpoint) {
+                    // The check deletes only what it made.
+                    if operation.role == .delete && resource.operation(.create) == nil { continue }
+                    Issue.record("\(document): \(operation.role.rawValue) \(operation.endpoint) of \(resource.name) not reached")
+                }
+            }
+            total += spec.endpoints.count
+            reached += called.count
+            unreached += report.endpoints.compactMap { record in
+                record.skipped.map { "\(document) \(record.endpoint): \($0)" }
+            }
+        }
+        #expect(Double(reached) / Double(total) >= Self.minimumCoverage, "\(reached) of \(total); \(unreached)")
+    }
+}
