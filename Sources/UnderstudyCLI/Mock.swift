@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UnderstudyCore
 import UnderstudyMock
 import UnderstudyMockServer
 
@@ -30,7 +31,7 @@ struct Mock: AsyncParsableCommand {
     @Flag(help: "Serve --spec documents without state: every answer from the document's examples and schemas.")
     var stateless = false
 
-    @Option(help: "The address to bind.")
+    @Option(help: "The address to bind: a host name or an IP address (127.0.0.1, localhost, 0.0.0.0, ::1 or [::1]).")
     var host: String = "127.0.0.1"
 
     @Option(help: "The port of the first server; the next servers take the following ports. 0 picks free ports.")
@@ -82,6 +83,7 @@ struct Mock: AsyncParsableCommand {
                 "unknown API \"\(api ?? "")\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all"
             )
         }
+        do { _ = try ServerAddress(host) } catch { throw ValidationError("--host: \(error)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard jwtSecret.utf8.count >= 32 else { throw ValidationError("--jwt-secret must be at least 32 bytes long") }
         if let rateLimit, RateLimit(parsing: rateLimit) == nil {

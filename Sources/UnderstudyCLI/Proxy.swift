@@ -23,7 +23,7 @@ struct Proxy: AsyncParsableCommand {
     @Option(help: "The real server's base URL, e.g. https://staging.example.com.")
     var upstream: String
 
-    @Option(help: "The address to bind.")
+    @Option(help: "The address to bind: a host name or an IP address (127.0.0.1, localhost, 0.0.0.0, ::1 or [::1]).")
     var host: String = "127.0.0.1"
 
     @Option(help: "The port to listen on; 0 picks a free one.")
@@ -48,6 +48,7 @@ struct Proxy: AsyncParsableCommand {
     var maxBodyBytes: Int = 32 << 20
 
     func validate() throws {
+        do { _ = try ServerAddress(host) } catch { throw ValidationError("--host: \(error)") }
         guard let url = URL(string: upstream), let scheme = url.scheme?.lowercased(),
             ["http", "https"].contains(scheme),
             url.host != nil

@@ -22,14 +22,14 @@ public final class MockServer: Sendable {
     public let port: Int
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
+    /// `http://host:port` (`http://[::1]:4010` for an IPv6 address).
+    public let baseURL: URL
 
-    /// `http://host:port`.
-    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
-
-    private init(engine: MockEngine, host: String, port: Int, task: Task<Void, any Error>, group: ServiceGroup) {
+    private init(engine: MockEngine, address: ServerAddress, port: Int, task: Task<Void, any Error>, group: ServiceGroup) {
         self.engine = engine
-        self.host = host
+        self.host = address.host
         self.port = port
+        baseURL = address.baseURL(port: port)
         self.task = task
         self.group = group
     }
@@ -53,6 +53,7 @@ public final class MockServer: Sendable {
         _ behaviour: any MockBehaviour, host: String, port: Int, configuration: MockConfiguration,
         budget: ConnectionBudget
     ) async throws -> MockServer {
+        let address = try ServerAddress(host)
         let engine = MockEngine(behaviour: behaviour, configuration: configuration)
         var logger = Logger(label: "understudy.mock.\(behaviour.name)")
         logger.logLevel = .warning
@@ -70,7 +71,8 @@ public final class MockServer: Sendable {
         let application = Application(
             responder: MockHTTPResponder(engine: engine),
             server: .http1(configuration: http1),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: port), serverName: serverName),
             onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
         let group = ServiceGroup(
@@ -86,7 +88,7 @@ public final class MockServer: Sendable {
             }
         }
         let actualPort = try await bound.value()
-        return MockServer(engine: engine, host: host, port: actualPort, task: task, group: group)
+        return MockServer(engine: engine, address: address, port: actualPort, task: task, group: group)
     }
 
     /// Stops accepting connections, lets requests in flight finish, closes every connection, and

@@ -45,15 +45,16 @@ public final class ValidatingProxy: Sendable {
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
 
-    /// `http://host:port`.
-    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
+    /// `http://host:port` (`http://[::1]:8080` for an IPv6 address).
+    public let baseURL: URL
 
     private init(
-        host: String, port: Int, session: ProxySession, transport: HTTPTransport, task: Task<Void, any Error>,
+        address: ServerAddress, port: Int, session: ProxySession, transport: HTTPTransport, task: Task<Void, any Error>,
         group: ServiceGroup
     ) {
-        self.host = host
+        self.host = address.host
         self.port = port
+        baseURL = address.baseURL(port: port)
         self.upstream = session.upstream
         self.session = session
         self.transport = transport
@@ -85,6 +86,7 @@ public final class ValidatingProxy: Sendable {
         options: ProxyOptions = ProxyOptions(), onFinding: @escaping @Sendable (Diagnostic) -> Void = { _ in }
     ) async throws -> ValidatingProxy {
         precondition(!specs.isEmpty, "a proxy needs at least one spec")
+        let address = try ServerAddress(host)
         let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
         let session = ProxySession(specs: specs, upstream: base, onFinding: onFinding)
         let transport = HTTPTransport(options: options.transport)
@@ -93,7 +95,7 @@ public final class ValidatingProxy: Sendable {
         let (bound, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
         let application = Application(
             responder: ProxyResponder(session: session, transport: transport, limit: options.maximumRequestBodyBytes),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: port)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? port) },
             logger: logger)
         let group = ServiceGroup(
@@ -111,7 +113,8 @@ public final class ValidatingProxy: Sendable {
         do {
             for try await actualPort in bound {
                 return ValidatingProxy(
-                    host: host, port: actualPort, session: session, transport: transport, task: task, group: group)
+                    address: address, port: actualPort, session: session, transport: transport, task: task,
+                    group: group)
             }
         } catch {
             await transport.shutdown()
