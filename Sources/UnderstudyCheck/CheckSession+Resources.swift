@@ -31,8 +31,9 @@ extension CheckSession {
             var owner: String?
             if index > 0, case .literal(let text) = segments[index - 1] { owner = text }
             let list = ResourceInference.shape(Array(segments[..<index]))
-            if let value = ParameterDiscovery.value(for: name, owner: owner, listPath: list, in: bodies) {
-                values[name] = value
+            if let found = ParameterDiscovery.value(for: name, owner: owner, listPath: list, in: bodies) {
+                values[name] = found.value
+                if !found.certain { guessed = true }
                 continue
             }
             guard guessing else { return nil }
@@ -97,7 +98,7 @@ extension CheckSession {
             guard let pointer = operation.answer, let member, let items = body?[pointer: pointer]?.arrayValue else {
                 return []
             }
-            return items.compactMap { $0[member].flatMap(Self.scalar) }
+            return items.compactMap { $0[pointer: operation.element ?? .root]?[member].flatMap(Self.scalar) }
         case .delete:
             return []
         default:

@@ -581,19 +581,29 @@ final class CheckSession: Sendable {
 /// (`GET /v2/users` for `/v2/users/{login}`), then anywhere (`campus[0].id` in `GET /v2/me` for
 /// `/v2/campus/{id}`, or a `campus_id` member).
 enum ParameterDiscovery {
-    static func value(for name: String, owner: String?, listPath: String, in bodies: [(endpoint: String, body: JSONValue)]) -> String? {
+    /// Names too common to say which item a value names.
+    private static let generic: Set<String> = ["id", "_id", "uid", "uuid", "key", "name", "slug", "code"]
+
+    /// A value, and whether it comes from the list the path extends (else from a member named like the parameter
+    /// somewhere in an answer, which may name another item).
+    static func value(for name: String, owner: String?, listPath: String, in bodies: [(endpoint: String, body: JSONValue)])
+        -> (value: String, certain: Bool)?
+    {
         let keys = name == "id" ? ["id", "_id"] : [name]
         if let list = bodies.first(where: { $0.endpoint == listPath }), let item = firstItem(in: list.body) {
-            for key in keys { if let value = scalar(item[key]) { return value } }
+            for key in keys { if let value = scalar(item[key]) { return (value, true) } }
             // `/pets/{petId}` under `/pets`: the item's own id.
-            if name.lowercased().hasSuffix("id"), let value = scalar(item["id"]) { return value }
+            if name.lowercased().hasSuffix("id"), let value = scalar(item["id"]) { return (value, true) }
         }
         guard let owner else { return nil }
         let singular = owner.hasSuffix("s") ? String(owner.dropLast()) : owner
+        let named = generic.contains(name.lowercased()) ? [] : [name]
         for (_, body) in bodies {
             if let value = search(body, depth: 0, match: { key, value in
-                if [owner, singular].contains(key) {
+                if ([owner, singular] + named).contains(key) {
                     let item = value.arrayValue?.first ?? value
+                    // `"tenant": "default_tenant"`, `"databases": ["default_database"]`: the value names it.
+                    if let found = scalar(item) { return found }
                     for candidate in keys { if let found = scalar(item[candidate]) { return found } }
                 }
                 if ["\(singular)_\(name)", "\(singular)\(name.prefix(1).uppercased())\(name.dropFirst())"].contains(key) {
@@ -601,7 +611,7 @@ enum ParameterDiscovery {
                 }
                 return nil
             }) {
-                return value
+                return (value, false)
             }
         }
         return nil

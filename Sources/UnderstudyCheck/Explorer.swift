@@ -8,6 +8,8 @@ extension RuleID {
     public static let resourceNotDeleted: RuleID = "resource.not-deleted"
     /// A create answered 2xx without naming the item it made.
     public static let resourceIdentifierMissing: RuleID = "resource.identifier-missing"
+    /// A request the document allows, made up from its schemas, was refused with a status the document gives.
+    public static let requestRefused: RuleID = "check.request-refused"
 }
 
 /// `check --allow-writes` on an API without a hand-written write scenario: each resource (parents first) gets an
@@ -38,10 +40,9 @@ struct Explorer {
             session.canCall(endpoint)
         else { return nil }
         guard let path = session.pathValues(for: endpoint, guessing: true) else { return nil }
-        let body = session.requestBody(for: endpoint)
+        let body = namingItem(session.requestBody(for: endpoint), of: resource, for: endpoint)
         let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
-        let (exchange, answer) = await session.perform(
-            endpoint, request, expecting: endpoint.expectedStatuses(guessedPath: path.guessed), path: path.values)
+        let (exchange, answer) = await send(endpoint, request, path: path)
         guard let response = exchange.response, (200..<300).contains(response.status) else { return nil }
         let parent = ResourceGraph.renamed(path.values, from: endpoint.path, to: resource.collection)
         let id =
@@ -84,7 +85,7 @@ struct Explorer {
                 }
                 let path = values(of: item, in: resource, for: endpoint)
                 let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
-                let (exchange, _) = await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)
+                let (exchange, _) = await send(endpoint, request, path: PathValues(values: path))
                 if let status = exchange.response?.status, (200..<300).contains(status) {
                     await readBack(resource, item, sent: body, after: endpoint.id)
                 }
@@ -97,7 +98,7 @@ struct Explorer {
             let path = values(of: item, in: resource, for: endpoint)
             let body = session.requestBody(for: endpoint)
             let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
-            await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)
+            await send(endpoint, request, path: PathValues(values: path))
         }
     }
 
@@ -151,9 +152,34 @@ struct Explorer {
             guard let path = session.pathValues(for: endpoint, guessing: true) else { continue }
             let body = session.requestBody(for: endpoint)
             let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
-            await session.perform(
-                endpoint, request, expecting: endpoint.expectedStatuses(guessedPath: path.guessed), path: path.values)
+            await send(endpoint, request, path: path)
         }
+    }
+
+    /// Sends a request made up from the document's schemas. A refusal the document gives the operation (400, 409,
+    /// 422) is a warning: the request breaks a rule the document does not state, which is worth a look but is no
+    /// proof the server is wrong.
+    @discardableResult
+    private func send(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, path: PathValues) async
+        -> (exchange: Exchange, body: JSONValue?)
+    {
+        var expected = endpoint.expectedStatuses(guessedPath: path.guessed)
+        let refusals = endpoint.errors.filter { (400..<500).contains($0.rawValue) && ![401, 403].contains($0.rawValue) }
+        expected?.formUnion(refusals)
+        let result = await session.perform(endpoint, request, expecting: expected, path: path.values)
+        if let response = result.exchange.response, refusals.contains(HTTPStatus(rawValue: response.status)),
+            !(endpoint.expectedStatuses(guessedPath: path.guessed)?.contains(HTTPStatus(rawValue: response.status)) ?? true)
+        {
+            session.add(
+                [
+                    Diagnostic(
+                        .warning, rule: .requestRefused, endpoint: endpoint.id,
+                        message: "a request the document allows (made up from its schemas) was refused with "
+                            + "\(response.status); the document does not say which rule it breaks",
+                        expected: endpoint.success.description, found: String(response.status))
+                ], request: request)
+        }
+        return result
     }
 
     // MARK: Clean-up
@@ -189,6 +215,27 @@ struct Explorer {
     }
 
     // MARK: Helpers
+
+    /// A create's body with the item's name, where the client gives it (the identifier member, or `name`: `{"name":
+    /// ...}` for `/databases/{database}`), safe in a path and recognizable: `understudy-databases-1`, within the
+    /// member's lengths. A made-up person's name would do for the schema, but servers refuse spaces in names they
+    /// put in URLs or use as keys.
+    private func namingItem(_ body: JSONValue?, of resource: Resource, for endpoint: AnyEndpoint) -> JSONValue? {
+        guard case .object(var members)? = body,
+            let member = [resource.identifier?.member, "name"].compactMap({ $0 }).first(where: { members[$0] != nil }),
+            case .object(let object)? = endpoint.request?.schema.resolved(in: spec.definitions),
+            case .string(let constraints)? = object[member]?.schema.resolved(in: spec.definitions),
+            constraints.format == nil, constraints.values == nil, constraints.pattern == nil
+        else { return body }
+        let short = resource.name.split(separator: ".").last.map(String.init) ?? resource.name
+        var name = "understudy-\(short)-\(session.options.seed)"
+        if let maximum = constraints.maxLength, name.count > maximum { name = String(name.suffix(maximum)) }
+        if let minimum = constraints.minLength, name.count < minimum {
+            name += String(repeating: "0", count: minimum - name.count)
+        }
+        members[member] = .string(name)
+        return .object(members)
+    }
 
     /// The item's path values, named as `endpoint`'s path names them.
     private func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String: String] {

@@ -466,6 +466,11 @@ private struct DocumentImport {
             return wrap(nonNull.count == 1 ? schema(nonNull[0]) : .oneOf(nonNull.map(schema)))
         }
         if let parts = object["allOf"]?.arrayValue {
+            // `additionalProperties: false` beside `allOf` allows only the properties declared beside it too: the
+            // parts' do not count (JSON Schema's reading, Schemathesis's, and so a server's validator's).
+            if object["additionalProperties"] == .bool(false) {
+                return wrap(objectSchema(object))
+            }
             return wrap(merged(parts))
         }
         if types.isEmpty && (object["properties"] != nil || object["additionalProperties"] != nil) {
@@ -542,13 +547,16 @@ private struct DocumentImport {
             return .map(MapSchema(keys: keys.map(schema) ?? .string(), values: schema(values)))
         }
         let required = (object["required"]?.arrayValue ?? []).compactMap(\.stringValue)
-        // Required properties in the order the document lists them, then the others by name.
-        let names =
-            required.filter { properties[$0] != nil } + properties.keys.filter { !required.contains($0) }.sorted()
+        // Required properties in the order the document lists them, then the others by name. A required name the
+        // object does not describe (`required: [name]` beside `Name`) must still be there, as any value: JSON
+        // Schema's reading, and Schemathesis's.
+        var listed: Set<String> = []
+        let names = required.filter { listed.insert($0).inserted } + properties.keys.filter { !listed.contains($0) }.sorted()
         return .object(
             ObjectSchema(
                 properties: names.map { name in
-                    var property = Property(name, schema(properties[name]!), required: required.contains(name))
+                    var property = Property(
+                        name, properties[name].map(schema) ?? .any, required: required.contains(name))
                     if properties[name]?["readOnly"] == .bool(true) { property.access = .readOnly }
                     if properties[name]?["writeOnly"] == .bool(true) { property.access = .writeOnly }
                     return property

@@ -48,7 +48,7 @@ struct StatefulSpecMockTests {
             #expect(id != 7)
             #expect(owner["name"] == "Léa Girard" && owner["city"] == "Nantes")
             #expect(owner["createdAt"]?.stringValue?.hasSuffix("Z") == true)
-            #expect(created.headers["location"] == "/v2/owners/\(id)")
+            #expect(created.headers["location"] == "\(base)/owners/\(id)")
 
             let read = try await Self.send("GET", "\(base)/owners/\(id)")
             #expect(read.status == 200 && read.json == owner)

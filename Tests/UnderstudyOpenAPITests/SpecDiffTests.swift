@@ -39,11 +39,16 @@ struct SpecDiffTests {
         return .object(object)
     }
 
+    /// The item with a property set, or removed (`nil`), from `required` too: a name `required` keeps must still be
+    /// there, as any value, in JSON Schema's reading.
     static func property(_ name: String, _ schema: JSONValue?) -> JSONValue {
         changing { object in
             var properties = object["properties"]!.objectValue!
             properties[name] = schema
             object["properties"] = .object(properties)
+            if schema == nil, let required = object["required"]?.arrayValue {
+                object["required"] = .array(required.filter { $0 != .string(name) })
+            }
         }
     }
 

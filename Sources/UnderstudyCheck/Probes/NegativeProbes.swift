@@ -52,7 +52,8 @@ struct NegativeProbes {
         let protected =
             reachable.filter { $0.0.auth.isProtected && $0.0.documents(.unauthorized) }
             + reachable.filter { $0.0.auth.isProtected && !$0.0.documents(.unauthorized) }
-        if let target = protected.first(where: { $0.0.path.parameterNames.isEmpty }) ?? protected.first {
+        let reads = protected.filter { $0.0.method == .get }
+        if let target = reads.first(where: { $0.0.path.parameterNames.isEmpty }) ?? reads.first ?? protected.first {
             probes += unauthenticated(target.0, path: target.1)
             for (endpoint, path) in protected where endpoint.id != target.0.id && !endpoint.responses.isEmpty
                 && endpoint.errors.contains(.unauthorized)
@@ -139,9 +140,25 @@ struct NegativeProbes {
         // An imported operation that documents neither 401 nor `default` says nothing of how it refuses: a document
         // problem, reported once as a warning, not a failed build.
         let severity: Diagnostic.Severity = endpoint.documents(.unauthorized) ? .error : .warning
-        return variants.map { variant in
-            var unauthenticated = session.request(
-                endpoint, path: path, query: query, body: session.requestBody(for: endpoint), authenticated: false)
+        // A write a server lets through without a credential must change nothing: it names an item that does not
+        // exist, or its body does not parse.
+        var path = path
+        var body = session.requestBody(for: endpoint).map { $0.serializedBytes() }
+        if endpoint.method != .get {
+            if let name = endpoint.path.parameterNames.last,
+                let parameter = endpoint.parameters.first(where: { $0.location == .path && $0.name == name })
+            {
+                path[name] = Self.unknownValue(for: parameter, seed: session.options.seed)
+            } else if body != nil {
+                body = Array(#"{"understudy": "#.utf8)
+            }
+        }
+        return variants.map { [path, body] variant in
+            var unauthenticated = session.request(endpoint, path: path, query: query, authenticated: false)
+            if let body {
+                unauthenticated.body = body
+                unauthenticated.headers.set("Content-Type", "application/json")
+            }
             if let authorization = variant.authorization { unauthenticated.headers.set("Authorization", authorization) }
             let request = unauthenticated
             let verdict = RefusalVerdict(

@@ -119,11 +119,15 @@ public struct ResourceOperation: Sendable, Hashable {
     /// (`/data`), or for ``Role/list`` and ``Role/search`` the array of items (`/items`, or the whole body);
     /// `nil` when the answer does not carry the resource's items.
     public var answer: JSONPointer?
+    /// For a list or a search whose elements wrap the item (`[{"data": {...}}]`), where the item is in each
+    /// (`/data`); `nil` when the elements are the items.
+    public var element: JSONPointer?
 
-    public init(_ role: Role, _ endpoint: String, answer: JSONPointer? = nil) {
+    public init(_ role: Role, _ endpoint: String, answer: JSONPointer? = nil, element: JSONPointer? = nil) {
         self.role = role
         self.endpoint = endpoint
         self.answer = answer
+        self.element = element
     }
 }
 

@@ -35,6 +35,7 @@ extension ResourceGraph {
                     let what = operation.role == .list || operation.role == .search ? "items" : "item"
                     entry += "  \(what) at \(answer.displayString)"
                 }
+                if let element = operation.element { entry += ", each at \(element.displayString)" }
                 output += entry + "\n"
             }
         }
@@ -62,6 +63,7 @@ extension Resource {
                         "role": .string(operation.role.rawValue), "endpoint": .string(operation.endpoint),
                     ]
                     if let answer = operation.answer { entry["answer"] = .string(answer.displayString) }
+                    if let element = operation.element { entry["element"] = .string(element.displayString) }
                     return .object(entry)
                 }),
         ]

@@ -113,13 +113,19 @@ package struct ResourceInference {
         var claimed: Set<String> = []
         var resources = Self.uniquelyNamed(
             ordered.compactMap { resource(collection: $0, collections: collections, claimed: &claimed) })
+        // A collection's parent is the resource whose item path is the longest prefix of it
+        // (`/owners/{ownerId}` of `/owners/{ownerId}/pets`, and of `/owners/{ownerId}/files/{folder}`).
         for index in resources.indices {
-            let collection = resources[index].collection
-            guard let parentShape = Self.parentItem(of: Self.shape(collection.segments)),
-                let parent = resources.first(where: { $0.item.map { Self.shape($0.segments) } == parentShape }),
-                case .parameter(let parameter)? = collection.segments.dropLast().last
-            else { continue }
-            resources[index].parent = ResourceParent(resource: parent.name, parameter: parameter)
+            let segments = resources[index].collection.segments
+            for length in stride(from: segments.count - 1, through: 1, by: -1) {
+                guard case .parameter(let parameter) = segments[length - 1] else { continue }
+                let prefix = Self.shape(Array(segments[..<length]))
+                guard let parent = resources.first(where: { $0.item.map { Self.shape($0.segments) } == prefix }) else {
+                    continue
+                }
+                resources[index].parent = ResourceParent(resource: parent.name, parameter: parameter)
+                break
+            }
         }
         return applyingDeclarations(to: resources)
     }
@@ -127,13 +133,6 @@ package struct ResourceInference {
     private func isListOrCreate(_ endpoint: AnyEndpoint) -> Bool {
         endpoint.method == .post
             || endpoint.method == .get && endpoint.response.map { Self.listItems(in: $0.schema, spec.definitions) != nil } == true
-    }
-
-    /// The item shape a collection sits under (`/owners/{}` for `/owners/{}/pets`).
-    private static func parentItem(of collection: String) -> String? {
-        let parts = segments(collection)
-        guard parts.count >= 3, parts[parts.count - 2] == "{}" else { return nil }
-        return "/" + parts.dropLast().joined(separator: "/")
     }
 
     private mutating func resource(collection: String, collections: Set<String>, claimed: inout Set<String>)
@@ -205,6 +204,9 @@ package struct ResourceInference {
                 operations.append(ResourceOperation(role, endpoint.id, answer: answer))
             }
         }
+        for index in operations.indices where operations[index].answer != nil {
+            operations[index].element = element(of: operations[index], schema)
+        }
         operations.sort { ($0.role, $0.endpoint) < ($1.role, $1.endpoint) }
         for operation in operations { claimed.insert(operation.endpoint) }
 
@@ -219,8 +221,11 @@ package struct ResourceInference {
                     Self.listItems(in: $0, spec.definitions)?.schema
                 } + collectionEndpoints.filter { $0.method == .post }.compactMap(\.request?.schema)
             let definitions = spec.definitions
+            let summary = itemEndpoints.lazy.compactMap { endpoint in
+                endpoint.parameters.first { $0.location == .path && $0.name == parameter }?.summary
+            }.first
             let member = schemas.lazy.compactMap {
-                Self.identifierMember(for: parameter, in: $0, definitions: definitions)
+                Self.identifierMember(for: parameter, summary: summary, in: $0, definitions: definitions)
             }.first
             identifier = ResourceIdentifier(parameter: parameter, member: member)
             if member != nil { basis.append(.identifierMember) }
@@ -286,9 +291,27 @@ package struct ResourceInference {
         return data?.schema.nonNull ?? schema
     }
 
+    /// Whether an answer is a list: an array, or an object around one (`{roles: [...]}`, `{data: [...], total: 3}`).
     private static func isList(_ schema: Schema, _ definitions: SchemaDefinitions) -> Bool {
-        if case .array = schema.resolved(in: definitions) { return true }
-        return false
+        switch schema.resolved(in: definitions) {
+        case .array?: return true
+        case .object(let object)?:
+            let arrays = object.properties.filter {
+                if case .array? = $0.schema.resolved(in: definitions) { return true }
+                return false
+            }
+            guard arrays.count == 1 else { return false }
+            if object.properties.count == 1 { return true }
+            let others = object.properties.filter { $0.name != arrays[0].name }
+            return envelopeMembers.contains(arrays[0].name) && others.count <= 3
+                && others.allSatisfy { property in
+                    switch property.schema.resolved(in: definitions) {
+                    case .integer?, .string?, .boolean?, .number?: true
+                    default: false
+                    }
+                }
+        default: return false
+        }
     }
 
     private static func isObject(_ schema: Schema, _ definitions: SchemaDefinitions) -> Bool {
@@ -321,13 +344,23 @@ package struct ResourceInference {
         }
     }
 
+    /// For a list or a search whose elements wrap the item, where the item is in each.
+    private func element(of operation: ResourceOperation, _ item: Schema) -> JSONPointer? {
+        guard operation.role == .list || operation.role == .search, let pointer = operation.answer,
+            let response = spec.endpoint(operation.endpoint)?.response?.schema,
+            let (found, elements) = Self.listItems(in: response, spec.definitions), found == pointer
+        else { return nil }
+        return Self.element(elements, item, spec.definitions)
+    }
+
     /// Where the resource's item (or for a list or search, its array of items) is in an endpoint's answer.
     private func answer(of endpoint: AnyEndpoint, role: ResourceOperation.Role, _ item: Schema) -> JSONPointer? {
         guard let response = endpoint.response?.schema else { return nil }
         let definitions = spec.definitions
         if role == .list || role == .search {
             guard let (pointer, items) = Self.listItems(in: response, definitions) else { return nil }
-            return Self.same(items, item, definitions) || item == .any || role == .list ? pointer : nil
+            let matches = Self.same(items, item, definitions) || Self.element(items, item, definitions) != nil
+            return matches || item == .any || role == .list ? pointer : nil
         }
         if Self.same(response, item, definitions) { return .root }
         guard case .object(let object)? = response.resolved(in: definitions) else { return nil }
@@ -335,6 +368,15 @@ package struct ResourceInference {
             return JSONPointer(tokens: [property.name])
         }
         return nil
+    }
+
+    /// Where the item is in each element of a list whose elements wrap it (`[{"data": {...}}]` → `/data`); `nil` when
+    /// the elements are the items.
+    package static func element(_ elements: Schema, _ item: Schema, _ definitions: SchemaDefinitions) -> JSONPointer? {
+        guard !same(elements, item, definitions), case .object(let object)? = elements.resolved(in: definitions),
+            object.properties.count <= 3
+        else { return nil }
+        return object.properties.first { same($0.schema.nonNull, item, definitions) }.map { JSONPointer(tokens: [$0.name]) }
     }
 
     /// Whether two schemas describe the same item: the same model, or equal after references.
@@ -348,18 +390,26 @@ package struct ResourceInference {
     /// The member of an item's schema that holds the item path's parameter: the parameter's own name (or its
     /// snake or camel spelling), `id` for a parameter that ends in an id (`petId`, `pet_id`), then the usual
     /// identifier names.
-    package static func identifierMember(for parameter: String, in schema: Schema, definitions: SchemaDefinitions) -> String? {
+    package static func identifierMember(
+        for parameter: String, summary: String? = nil, in schema: Schema, definitions: SchemaDefinitions
+    ) -> String? {
         guard case .object(let object)? = schema.resolved(in: definitions) else { return nil }
         let names = Set(object.properties.map(\.name))
         let lowered = parameter.lowercased()
         var candidates = [parameter, snakeCase(parameter), camelCase(parameter)]
+        // The parameter's description says what it holds: "Database name" for `{database}`.
+        let words = Set((summary ?? "").lowercased().split { !$0.isLetter }.map(String.init))
+        if words.contains("name") { candidates.append("name") }
+        if words.contains("slug") { candidates.append("slug") }
         if lowered == "id" || lowered.hasSuffix("id") || lowered.hasSuffix("_id") { candidates += ["id", "_id", "ID", "Id"] }
         if lowered.hasSuffix("uuid") { candidates += ["uuid", "id"] }
         if lowered.hasSuffix("name") { candidates += ["name"] }
         if lowered.hasSuffix("key") { candidates += ["key"] }
         if lowered.hasSuffix("slug") { candidates += ["slug"] }
         if lowered.hasSuffix("code") { candidates += ["code"] }
-        return candidates.first(where: names.contains)
+        // A member the object describes, before one only its `required` names (any value).
+        let described = Set(object.properties.filter { $0.schema != .any }.map(\.name))
+        return candidates.first(where: described.contains) ?? candidates.first(where: names.contains)
     }
 
     private static func snakeCase(_ name: String) -> String {
@@ -381,19 +431,26 @@ package struct ResourceInference {
         return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// Names made unique: collections that end alike are named by their whole path's literals (`owners.pets`).
+    /// Names made unique: collections that end alike are named by their whole path's literals (`owners.pets`), and
+    /// then by their parameters too (`roles.grants.roleName`).
     private static func uniquelyNamed(_ resources: [Resource]) -> [Resource] {
-        var counts: [String: Int] = [:]
-        for resource in resources { counts[resource.name, default: 0] += 1 }
-        return resources.map { resource in
-            guard counts[resource.name, default: 0] > 1 else { return resource }
-            var copy = resource
-            copy.name = resource.collection.segments.compactMap { segment -> String? in
+        func renamed(_ resources: [Resource], _ name: (Resource) -> String) -> [Resource] {
+            var counts: [String: Int] = [:]
+            for resource in resources { counts[resource.name, default: 0] += 1 }
+            return resources.map { resource in
+                guard counts[resource.name, default: 0] > 1 else { return resource }
+                var copy = resource
+                copy.name = name(resource)
+                return copy
+            }
+        }
+        let byLiterals = renamed(resources) { resource in
+            resource.collection.segments.compactMap { segment -> String? in
                 if case .literal(let text) = segment { return text }
                 return nil
             }.joined(separator: ".")
-            return copy
         }
+        return renamed(byLiterals) { ([$0.name] + $0.collection.parameterNames).joined(separator: ".") }
     }
 
     /// Moves the declared operations where their declarations say (creating the resources they name).

@@ -76,10 +76,6 @@ struct LinkHeaderPage {
         if !replaced { items.append((pageName, String(page))) }
         let query = items.map { PathTemplate.percentEncode($0.name) + "=" + PathTemplate.percentEncode($0.value) }
             .joined(separator: "&")
-        var base = ""
-        if let host = request.header("x-forwarded-host") ?? request.header("host"), !host.isEmpty {
-            base = "\(request.header("x-forwarded-proto") ?? "http")://\(host)"
-        }
-        return "\(base)\(path)?\(query)"
+        return "\(request.origin)\(path)?\(query)"
     }
 }

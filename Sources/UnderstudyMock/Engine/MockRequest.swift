@@ -46,6 +46,13 @@ public struct MockRequest: Sendable {
     /// A header value by case-insensitive name.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
+    /// `http://host:port` as the client reached the server (`X-Forwarded-Host` and `X-Forwarded-Proto` behind a
+    /// proxy), for absolute URLs in answers (`Link`, `Location`); empty without a `Host` header.
+    public var origin: String {
+        guard let host = header("x-forwarded-host") ?? header("host"), !host.isEmpty else { return "" }
+        return "\(header("x-forwarded-proto") ?? "http")://\(host)"
+    }
+
     /// The bearer token of the `Authorization` header, if any.
     public var bearerToken: String? {
         guard let authorization = header("authorization") else { return nil }

@@ -42,19 +42,21 @@ struct ResourceItems {
         if let property = identifierProperty {
             guard property.access != .readOnly, validator.isValid(value, against: property.schema) else { return nil }
         }
-        return Self.text(value).flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 }
+        return Self.text(value)
     }
 
     /// A new identifier in the member's format: the next integer of the resource's sequence, a UUID, or a string
-    /// generated from the member's schema; unique in the resource.
-    func newID(in state: inout ResourceState) -> String {
+    /// generated from the member's schema (the sequence's number added when the schema gives few values); unique
+    /// under the parent.
+    func newID(under parent: [String: String], in state: inout ResourceState) -> String {
         let name = resource.name
         let table = state.tables[name]
         let schema = identifierProperty?.schema.resolved(in: spec.definitions)
         var next = state.sequences.value[name] ?? Self.largestInteger(in: table)
-        while true {
+        // A schema may give one value only (an enumeration, its `examples`): after a few tries, the number decides.
+        var candidate = ""
+        for attempt in 0..<16 {
             next += 1
-            let candidate: String
             switch schema {
             case .string(let constraints)? where constraints.format == .uuid:
                 var random = SeededRandom(seed: seed).derived("\(spec.id) \(name) id \(next)")
@@ -68,16 +70,15 @@ struct ResourceItems {
             default:
                 candidate = String(next)
             }
-            let taken = table?.contains { $0.key.split(separator: "/").last.map(String.init) == candidate } ?? false
-            if !taken || next > 1_000_000_000 {
-                state.sequences.value[name] = next
-                return candidate
-            }
+            if attempt >= 8 { candidate = "\(candidate)-\(next)" }
+            if table?[key: ResourceRow.key(parent: parent, id: candidate)] == nil { break }
         }
+        state.sequences.value[name] = next
+        return candidate
     }
 
     private static func largestInteger(in table: StateTable<ResourceRow>?) -> Int {
-        table?.compactMap { $0.key.split(separator: "/").last.flatMap { Int($0) } }.max() ?? 0
+        table?.compactMap { Int($0.id) }.max() ?? 0
     }
 
     // MARK: Stored items
@@ -208,12 +209,26 @@ struct ResourceItems {
 
     /// The answer of a list or a search: the page's items in the answer's item schema, alone or at `pointer` in a
     /// generated envelope whose counts (`total`, `count`, ...) say how many items matched.
-    func listAnswer(_ rows: [(key: String, item: JSONValue)], total: Int, endpoint: AnyEndpoint, pointer: JSONPointer)
-        -> JSONValue
-    {
+    /// - Parameter element: where the item is in each element, when the elements wrap it (`/data`).
+    func listAnswer(
+        _ rows: [(key: String, item: JSONValue)], total: Int, endpoint: AnyEndpoint, pointer: JSONPointer,
+        element: JSONPointer? = nil
+    ) -> JSONValue {
         guard let answer = endpoint.response?.schema else { return .array(rows.map(\.item)) }
-        let items = ResourceInference.listItems(in: answer, spec.definitions)?.schema ?? resource.schema
-        let presented = JSONValue.array(rows.map { conform($0.item, to: items, key: $0.key) })
+        let elements = ResourceInference.listItems(in: answer, spec.definitions)?.schema ?? resource.schema
+        let presented: JSONValue
+        if let element, let itemSchema = member(element, of: elements) {
+            var generator = generator("\(endpoint.id) element")
+            let wrapper = generator.value(for: elements)
+            presented = .array(
+                rows.map { row in
+                    var wrapped = wrapper
+                    wrapped[pointer: element] = conform(row.item, to: itemSchema, key: row.key)
+                    return wrapped
+                })
+        } else {
+            presented = .array(rows.map { conform($0.item, to: elements, key: $0.key) })
+        }
         guard pointer != .root else { return presented }
         var body = envelope(answer, endpoint: endpoint)
         body[pointer: pointer] = presented

@@ -100,7 +100,9 @@ public final class ResourceMock: MockBehaviour {
     // MARK: Answers
 
     public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
-        guard let plan = plans[endpoint.id] else { return nil }
+        // An operation that documents no success (only `400: Invalid pet value`) answers what it documents, a
+        // refusal, and so changes nothing.
+        guard let plan = plans[endpoint.id], endpoint.documentsSuccess else { return nil }
         // An answer chosen in `Prefer` is the document's, and changes nothing.
         let preference = Preference(request.header("prefer"))
         guard preference.code == nil, preference.example == nil, !preference.dynamic else { return nil }
@@ -122,8 +124,11 @@ public final class ResourceMock: MockBehaviour {
         -> MockResponse?
     {
         guard plan.operation.answer != nil else { return nil }
+        // Under a parent that does not exist, the items made there anyway (see ``create``) where the document gives no
+        // 404; none under a parent deleted.
+        let lenient = !plan.endpoint.documents(.notFound) && deleted(place, plan: plan, parent: true) == nil
         let rows: [ResourceRow]? = store.read { state in
-            guard parentExists(place, plan: plan, in: state) else { return nil }
+            guard lenient || parentExists(place, plan: plan, in: state) else { return nil }
             let table = state.tables[plan.resource.name]
             return plan.resource.parent == nil
                 ? table.map(Array.init) ?? [] : table?.rows(in: ResourceRow.group(place.parent)) ?? []
@@ -135,7 +140,7 @@ public final class ResourceMock: MockBehaviour {
         let page = plan.endpoint.pagination == .none ? criteria.page(matching, query: request.query) : matching[...]
         let answer = items.listAnswer(
             page.map { ($0.key, $0.item) }, total: matching.count, endpoint: plan.endpoint,
-            pointer: plan.operation.answer!)
+            pointer: plan.operation.answer!, element: plan.operation.element)
         return try fixture.answer(request, endpoint: plan.endpoint, spec: spec, state: answer)
     }
 
@@ -149,8 +154,11 @@ public final class ResourceMock: MockBehaviour {
     private func create(_ request: MockRequest, plan: Plan, place: Place, items: ResourceItems, spec: APISpec)
         async throws -> MockResponse?
     {
+        // Under a parent that does not exist, where the document gives no 404 to refuse with, the item is made all
+        // the same: its create answers success, so it must be there to read and delete.
+        let lenient = !plan.endpoint.documents(.notFound)
         let outcome: Outcome = try await store.write { state in
-            guard parentExists(place, plan: plan, in: state) else { return .missing(parent: true) }
+            guard lenient || parentExists(place, plan: plan, in: state) else { return .missing(parent: true) }
             let body = request.json ?? .object([:])
             var id = items.givenID(in: body)
             if let given = id, state.tables[plan.resource.name]?[key: ResourceRow.key(parent: place.parent, id: given)] != nil,
@@ -158,9 +166,9 @@ public final class ResourceMock: MockBehaviour {
             {
                 throw MockError(.conflict, "\(plan.resource.name) \(given) already exists")
             }
-            if id == nil { id = items.newID(in: &state) }
+            if id == nil { id = items.newID(under: place.parent, in: &state) }
             let row = ResourceRow(
-                key: ResourceRow.key(parent: place.parent, id: id!), parent: place.parent,
+                parent: place.parent, id: id!,
                 item: items.stored(
                     body, endpoint: plan.endpoint, query: request.query, id: id!, parent: place.parent, old: nil))
             state.tables[plan.resource.name, default: ResourceState.table()].append(row)
@@ -191,7 +199,7 @@ public final class ResourceMock: MockBehaviour {
                 merged = .object(base)
             }
             let row = ResourceRow(
-                key: key, parent: place.parent,
+                parent: place.parent, id: id,
                 item: items.stored(
                     merged, endpoint: plan.endpoint, query: request.query, id: id, parent: place.parent,
                     old: old?.item))
@@ -206,13 +214,25 @@ public final class ResourceMock: MockBehaviour {
         -> MockResponse?
     {
         guard let id = place.id else { return nil }
+        let documentsNotFound = plan.endpoint.documents(.notFound)
         let outcome: Outcome = try await store.write { state in
             let key = ResourceRow.key(parent: place.parent, id: id)
-            guard let row = state.tables[plan.resource.name]?[key: key] else { return .missing(parent: false) }
+            guard let row = state.tables[plan.resource.name]?[key: key] else {
+                // Answered as documented all the same (it documents no 404): what a delete answered success for is
+                // gone for the reads after it.
+                if !documentsNotFound { state.markDeleted(key, of: plan.resource.name) }
+                return .missing(parent: false)
+            }
             state.tables[plan.resource.name]?[key: key] = nil
             state.markDeleted(key, of: plan.resource.name)
             removeChildren(of: plan.resource, parent: place.parent, id: id, in: &state)
             return .row(row)
+        }
+        if case .missing = outcome, !documentsNotFound {
+            var response = try fixture.answer(request, endpoint: plan.endpoint, spec: spec)
+            response.headers.append(
+                (MockEngine.overlookedHeader, MockEngine.headerText(["\(plan.resource.name) \(id) does not exist"])))
+            return response
         }
         return try respond(outcome, request: request, plan: plan, place: place, spec: spec)
     }
@@ -228,7 +248,7 @@ public final class ResourceMock: MockBehaviour {
             for row in rows {
                 state.tables[child.name]?[key: row.key] = nil
                 state.markDeleted(row.key, of: child.name)
-                removeChildren(of: child, parent: group, id: String(row.key.split(separator: "/").last ?? ""), in: &state)
+                removeChildren(of: child, parent: group, id: row.id, in: &state)
             }
         }
     }
@@ -250,7 +270,7 @@ public final class ResourceMock: MockBehaviour {
     /// The answer carrying a stored item where the document's answer holds it, with its `Location`.
     private func answer(_ request: MockRequest, plan: Plan, row: ResourceRow, spec: APISpec) throws -> MockResponse? {
         let items = ResourceItems(spec: spec, resource: plan.resource, seed: seed, now: now())
-        let id = String(row.key.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+        let id = row.id
         let state =
             plan.operation.answer.map { items.itemAnswer(row.item, key: row.key, endpoint: plan.endpoint, pointer: $0) }
             ?? items.identifierAnswer(id, endpoint: plan.endpoint)
@@ -258,7 +278,8 @@ public final class ResourceMock: MockBehaviour {
         if let item = plan.resource.item, let index = response.headers.firstIndex(where: { $0.name.lowercased() == "location" }) {
             var values = row.parent
             if let parameter = plan.resource.identifier?.parameter { values[parameter] = id }
-            response.headers[index].value = spec.basePath + Self.expand(item, values, collection: plan.resource.collection)
+            response.headers[index].value =
+                request.origin + spec.basePath + Self.expand(item, values, collection: plan.resource.collection)
         }
         return response
     }
@@ -285,25 +306,42 @@ public final class ResourceMock: MockBehaviour {
             : "\(plan.resource.name) \(place.id ?? "")"
         let message = "\(what) does not exist"
         if plan.endpoint.documents(.notFound) { throw MockError(.notFound, message) }
-        let deleted = !parent && place.id.map { id in
-            store.read { $0.wasDeleted(ResourceRow.key(parent: place.parent, id: id), of: plan.resource.name) }
-        } == true
-        if deleted { throw MockError(.notFound, "\(what) was deleted") }
+        if let gone = deleted(place, plan: plan, parent: parent) { throw MockError(.notFound, "\(gone) was deleted") }
         var response = try fixture.answer(request, endpoint: plan.endpoint, spec: spec)
         response.headers.append((MockEngine.overlookedHeader, MockEngine.headerText([message])))
         return response
     }
 
     private func parentExists(_ place: Place, plan: Plan, in state: ResourceState) -> Bool {
+        guard let (resource, key) = parentKey(place, plan: plan) else { return true }
+        return state.tables[resource]?[key: key] != nil
+    }
+
+    /// The parent resource's name and the key of its item a request names, when the resource is nested.
+    private func parentKey(_ place: Place, plan: Plan) -> (resource: String, key: String)? {
         guard let parent = plan.resource.parent,
-            let resource = graph.resources.first(where: { $0.name == parent.resource })
-        else { return true }
-        let values = place.parent
+            let resource = graph.resources.first(where: { $0.name == parent.resource }),
+            let id = place.parent[parent.parameter]
+        else { return nil }
         let grandparent = Dictionary(
-            resource.collection.parameterNames.compactMap { name in values[name].map { (name, $0) } },
+            resource.collection.parameterNames.compactMap { name in place.parent[name].map { (name, $0) } },
             uniquingKeysWith: { first, _ in first })
-        guard let id = values[parent.parameter] else { return true }
-        return state.tables[resource.name]?[key: ResourceRow.key(parent: grandparent, id: id)] != nil
+        return (resource.name, ResourceRow.key(parent: grandparent, id: id))
+    }
+
+    /// What of a request's item was deleted (the item, or the parent it belonged to), if anything.
+    private func deleted(_ place: Place, plan: Plan, parent: Bool) -> String? {
+        store.read { state in
+            if !parent, let id = place.id,
+                state.wasDeleted(ResourceRow.key(parent: place.parent, id: id), of: plan.resource.name)
+            {
+                return "\(plan.resource.name) \(id)"
+            }
+            if let (resource, key) = parentKey(place, plan: plan), state.wasDeleted(key, of: resource) {
+                return "the \(resource) item this \(plan.resource.name) item belonged to"
+            }
+            return nil
+        }
     }
 }
 

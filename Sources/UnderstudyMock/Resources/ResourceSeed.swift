@@ -35,11 +35,11 @@ struct ResourceSeed {
                     if let given = id, state.tables[resource.name]?[key: ResourceRow.key(parent: group, id: given)] != nil {
                         id = nil
                     }
-                    let key = id ?? items.newID(in: &state)
+                    let key = id ?? items.newID(under: group, in: &state)
                     let item = items.stored(
                         body, endpoint: nil, query: QueryItems(""), id: key, parent: group, old: nil, trusted: true)
                     state.tables[resource.name, default: ResourceState.table()].append(
-                        ResourceRow(key: ResourceRow.key(parent: group, id: key), parent: group, item: item))
+                        ResourceRow(parent: group, id: key, item: item))
                 }
             }
         }
@@ -52,7 +52,11 @@ struct ResourceSeed {
         for operation in resource.operations where operation.role == .list || operation.role == .read {
             guard let pointer = operation.answer else { continue }
             let found = source.body(operation.endpoint, in: spec)[pointer: pointer]
-            if operation.role == .list { items += found?.arrayValue ?? [] } else if let found { items.append(found) }
+            if operation.role == .list {
+                items += (found?.arrayValue ?? []).compactMap { $0[pointer: operation.element ?? .root] }
+            } else if let found {
+                items.append(found)
+            }
         }
         return items
     }
@@ -68,7 +72,7 @@ struct ResourceSeed {
         return rows.prefix(3).compactMap { row in
             let values =
                 parentResource.collection.parameterNames.map { row.parent[$0] ?? "" }
-                + [String(row.key.split(separator: "/", omittingEmptySubsequences: false).last ?? "")]
+                + [row.id]
             guard values.count == names.count else { return nil }
             return Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first })
         }

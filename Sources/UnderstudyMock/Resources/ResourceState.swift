@@ -2,21 +2,31 @@ import UnderstudyCore
 
 /// One stored item of a resource: its body as the server keeps it, and the parent it sits under.
 struct ResourceRow: StateRow {
-    /// The parent's path values joined with the item's identifier (`7/42` for `/owners/7/pets/42`).
+    /// The parent's path values and the item's identifier (``key(parent:id:)``).
     let key: String
+    /// The item's identifier, as its path names it.
+    let id: String
     /// The values of the collection path's parameters (`["ownerId": "7"]`); empty at the top level.
     var parent: [String: String]
     /// The item, with its identifier, the server's members and every member the client wrote.
     var item: JSONValue
 
-    /// The group of the rows under one parent, so a nested list reads only its own rows.
-    static func group(_ parent: [String: String]) -> String {
-        "parent:" + parent.keys.sorted().map { "\($0)=\(parent[$0]!)" }.joined(separator: "&")
+    init(parent: [String: String], id: String, item: JSONValue) {
+        key = Self.key(parent: parent, id: id)
+        self.id = id
+        self.parent = parent
+        self.item = item
     }
 
-    /// The key of an item under a parent.
+    /// The group of the rows under one parent, so a nested list reads only its own rows.
+    static func group(_ parent: [String: String]) -> String {
+        JSONValue.object(parent.mapValues(JSONValue.string)).serialized()
+    }
+
+    /// The key of an item under a parent: the parent's values and the id as a JSON array, which no value (a path
+    /// segment may hold `/` as `%2F`) can make ambiguous.
     static func key(parent: [String: String], id: String) -> String {
-        (parent.keys.sorted().map { parent[$0]! } + [id]).joined(separator: "/")
+        JSONValue.array((parent.keys.sorted().map { parent[$0]! } + [id]).map(JSONValue.string)).serialized()
     }
 }
 
