@@ -77,6 +77,9 @@ public struct MockLauncher: Sendable {
                 running.append(Running(label: label, server: server, behaviour: behaviour))
             }
             for spec in specs {
+                if let cycle = SchemaCycles.impossible(in: spec.definitions).first {
+                    throw MockServerError(description: "\(spec.id): \(SchemaCycles.describe(cycle, in: spec.definitions))")
+                }
                 let behaviour: any MockBehaviour =
                     stateless
                     ? FixtureMock(spec: spec, configuration: configuration)

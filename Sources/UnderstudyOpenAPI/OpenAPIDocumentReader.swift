@@ -32,11 +32,24 @@ enum OpenAPIDocumentReader {
     /// - Returns: what OpenAPIKit refuses, empty when nothing.
     /// - Throws: ``OpenAPIImportError`` when the document has no `openapi` version or one other than 3.0 and 3.1.
     static func validate(_ document: JSONValue, source: String) throws -> [String] {
+        try validate(document, source: source, maximumCheckedBytes: 2_000_000)
+    }
+
+    static func validate(_ document: JSONValue, source: String, maximumCheckedBytes: Int) throws -> [String] {
         guard let version = document["openapi"]?.stringValue else { throw OpenAPIImportError.notOpenAPI(source) }
         guard version.hasPrefix("3.1.") || version.hasPrefix("3.0.") else {
             throw OpenAPIImportError.unsupportedVersion(source, version)
         }
         let data = Data(document.serializedBytes())
+        // OpenAPIKit decodes the whole document to check it: seconds a megabyte in a debug build. Above this size its
+        // problems are not listed; what the importer cannot read is ignored all the same.
+        guard data.count <= maximumCheckedBytes else {
+            return [
+                "not checked by OpenAPIKit: the document is \(String(format: "%.1f", Double(data.count) / 1e6)) MB, over "
+                    + "\(String(format: "%.1f", Double(maximumCheckedBytes) / 1e6)) MB; the parts Understudy cannot read "
+                    + "are ignored"
+            ]
+        }
         do {
             if version.hasPrefix("3.1.") {
                 _ = try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)

@@ -65,6 +65,13 @@ private struct DocumentImport {
     let document: JSONValue
     /// Component key → model name (`x-understudy-model` when the key could not spell it).
     let modelNames: [String: String]
+    /// The components whose `allOf` is being merged, innermost last: a part that refers back to one of them
+    /// (`A: allOf [A, {...}]`) adds nothing to it.
+    private let merging = Merging()
+
+    private final class Merging {
+        var components: [String] = []
+    }
 
     init(_ document: JSONValue) {
         self.document = document
@@ -578,6 +585,12 @@ private struct DocumentImport {
             var seen: Set<String> = []
             while case .ref(let name) = current, seen.insert(name).inserted {
                 let key = modelNames.first { $0.value == name }?.key ?? name
+                guard !merging.components.contains(key) else {
+                    current = .any
+                    break
+                }
+                merging.components.append(key)
+                defer { merging.components.removeLast() }
                 current = schema(document["components"]?["schemas"]?[key] ?? [:])
             }
             switch current {

@@ -278,8 +278,9 @@ private struct EndpointWalk {
     }
 
     mutating func compareSchema(_ old: JSONValue, _ new: JSONValue, side: Side, path: String) {
-        let oldName = old["$ref"]?.stringValue
-        let newName = new["$ref"]?.stringValue
+        // A model behind `anyOf: [model, null]` counts too: `Ping.pong` may be a `Pong` whose `ping` is a `Ping`.
+        let oldName = old["$ref"]?.stringValue ?? unwrapNull(old).0["$ref"]?.stringValue
+        let newName = new["$ref"]?.stringValue ?? unwrapNull(new).0["$ref"]?.stringValue
         if let oldName, let newName {
             // A pair of definitions is compared once per side: recursion ends, and a model used twice
             // is reported at its first location only.

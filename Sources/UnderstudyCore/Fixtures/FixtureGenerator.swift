@@ -21,6 +21,13 @@ public struct FixtureGenerator {
     public let optionalKeys: OptionalKeyStyle
     /// Responses by default: a `writeOnly` property is left out of them, a `readOnly` one out of requests.
     public var direction = MessageDirection.response
+    /// The models entered on the way to the value being made, innermost last.
+    private var models: [String] = []
+
+    /// How many times one model nests in itself (a tree's depth) before the rest is made as small as it can be.
+    static let recursionDepth = 2
+    /// How deep a value goes before the rest is made as small as it can be, recursive or not.
+    static let maximumDepth = 24
 
     public init(
         seed: UInt64, definitions: SchemaDefinitions = [:], settings: DecoderSettings = .plain,
@@ -92,9 +99,61 @@ public struct FixtureGenerator {
         case .nullable(let wrapped):
             if depth > 4 { return .null }
             return value(for: wrapped, name: name, depth: depth)
-        case .ref(let reference):
-            guard let definition = definitions[reference] else { return .null }
-            return value(for: definition, name: name, depth: depth + 1)
+        case .ref:
+            // A chain of references (`A → B → … → object`) is followed without recursion, whatever its length.
+            var current = schema
+            var names: [String] = []
+            var seen: Set<String> = []
+            while case .ref(let reference) = current {
+                guard let definition = definitions[reference], seen.insert(reference).inserted else { return .null }
+                names.append(reference)
+                current = definition
+            }
+            let nested = models.count >= Self.recursionDepth && names.contains { name in
+                models.lazy.filter { $0 == name }.count >= Self.recursionDepth
+            }
+            if nested || depth > Self.maximumDepth { return minimal(current, name: name, visiting: seen) }
+            models += names
+            defer { models.removeLast(names.count) }
+            return value(for: current, name: name, depth: depth + 1)
+        }
+    }
+
+    /// The smallest value of a schema, entering no model of `visiting` again: only required members, arrays at their
+    /// fewest items, `null` where allowed, the first alternative that ends. A recursive model ends this way (a tree's
+    /// leaves); `null` for one no value satisfies (``SchemaCycles/impossible(in:direction:)`` names it).
+    private mutating func minimal(_ schema: Schema, name: String?, visiting: Set<String>) -> JSONValue {
+        switch schema {
+        case .any, .boolean, .integer, .number, .decimal, .string:
+            return value(for: schema, name: name, depth: 0)
+        case .nullable:
+            return .null
+        case .map:
+            return .object([:])
+        case .pairs:
+            return .array([])
+        case .array(let array):
+            let count = array.minItems ?? 0
+            return .array((0..<count).map { _ in minimal(array.items, name: name.map(Self.singular), visiting: visiting) })
+        case .oneOf(let alternatives):
+            let ending = alternatives.first {
+                SchemaCycles.isBuildable($0, definitions: definitions, direction: direction, visiting: visiting)
+            }
+            return ending.map { minimal($0, name: name, visiting: visiting) } ?? .null
+        case .ref:
+            var current = schema
+            var visiting = visiting
+            while case .ref(let reference) = current {
+                guard let definition = definitions[reference], visiting.insert(reference).inserted else { return .null }
+                current = definition
+            }
+            return minimal(current, name: name, visiting: visiting)
+        case .object(let object):
+            var members: [String: JSONValue] = [:]
+            for property in object.properties where property.required && property.belongs(in: direction) {
+                members[property.name] = minimal(property.schema, name: property.name, visiting: visiting)
+            }
+            return .object(members)
         }
     }
 

@@ -59,12 +59,18 @@ package struct ResourceInference {
     let spec: APISpec
     /// Endpoints by path shape (parameters as `{}`), in the spec's order.
     private var byShape: [String: [AnyEndpoint]] = [:]
+    /// The shapes, sorted: those with a common prefix are neighbours.
+    private let sortedShapes: [String]
+    /// The spec's endpoints by id.
+    private let endpoints: [String: AnyEndpoint]
 
     init(spec: APISpec) {
         self.spec = spec
         for endpoint in spec.endpoints where endpoint.resource == nil {
             byShape[Self.shape(endpoint.path.segments), default: []].append(endpoint)
         }
+        sortedShapes = byShape.keys.sorted()
+        endpoints = Dictionary(spec.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A path's shape: its segments with every parameter as `{}` (`/pets/{}`).
@@ -175,8 +181,9 @@ package struct ResourceInference {
             operations.append(ResourceOperation(role, endpoint.id, answer: answer(of: endpoint, role: role, schema)))
         }
         // Below the collection: searches and the collection's actions. Below an item: its actions, except the
-        // collections of nested resources.
-        for (shape, endpoints) in byShape.sorted(by: { $0.key < $1.key }) {
+        // collections of nested resources. Shapes that start alike are together in sorted order.
+        for shape in shapesStarting(with: collection) {
+            let endpoints = byShape[shape] ?? []
             // `/tasks/{id}:cancel` (a custom method, as Google's API guidelines write them) acts on the item too.
             let customMethod = shape.hasPrefix(itemShape + ":") && !shape.dropFirst(itemShape.count).contains("/")
             let belowCollection = shape.hasPrefix(collection + "/") && !shape.hasPrefix(itemShape) && !customMethod
@@ -185,9 +192,8 @@ package struct ResourceInference {
             let rest = Self.segments(String(shape.dropFirst((belowItem ? itemShape : collection).count)))
             // A nested collection (and everything under it) is another resource's; so is an item below this one.
             guard !rest.contains("{}") else { continue }
-            if belowItem,
-                collections.contains(where: { $0.hasPrefix(itemShape + "/") && (shape == $0 || shape.hasPrefix($0 + "/")) })
-            {
+            // Within a nested collection: the shape is one of the collections below the item, or lies under one.
+            if belowItem, Self.prefixes(of: shape).contains(where: { $0.count > itemShape.count && collections.contains($0) }) {
                 continue
             }
             if belowCollection, collections.contains(shape) { continue }
@@ -247,6 +253,30 @@ package struct ResourceInference {
         let template = path.template.hasSuffix("/") ? String(path.template.dropLast()) : path.template
         guard let slash = template.lastIndex(of: "/") else { return "/" }
         return template[..<slash].isEmpty ? "/" : String(template[..<slash])
+    }
+
+    /// The shapes that begin with `prefix` (the collection's own and every one below it), in order.
+    private func shapesStarting(with prefix: String) -> ArraySlice<String> {
+        var low = sortedShapes.startIndex
+        var high = sortedShapes.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedShapes[middle] < prefix { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < sortedShapes.endIndex, sortedShapes[end].hasPrefix(prefix) { end += 1 }
+        return sortedShapes[low..<end]
+    }
+
+    /// A shape and the shapes of its leading segments (`/a/{}/b` → `/a/{}/b`, `/a/{}`, `/a`).
+    private static func prefixes(of shape: String) -> [String] {
+        var parts = segments(shape)
+        var result: [String] = []
+        while !parts.isEmpty {
+            result.append("/" + parts.joined(separator: "/"))
+            parts.removeLast()
+        }
+        return result
     }
 
     /// Names that say an operation reads by criteria (`findByStatus`, `filter`, `search`, `count`, `list`), not
@@ -347,7 +377,7 @@ package struct ResourceInference {
     /// For a list or a search whose elements wrap the item, where the item is in each.
     private func element(of operation: ResourceOperation, _ item: Schema) -> JSONPointer? {
         guard operation.role == .list || operation.role == .search, let pointer = operation.answer,
-            let response = spec.endpoint(operation.endpoint)?.response?.schema,
+            let response = endpoints[operation.endpoint]?.response?.schema,
             let (found, elements) = Self.listItems(in: response, spec.definitions), found == pointer
         else { return nil }
         return Self.element(elements, item, spec.definitions)

@@ -95,19 +95,20 @@ public indirect enum Schema: Sendable, Hashable {
         return self
     }
 
-    /// The schema behind references and ``nullable(_:)``; `nil` for a reference that is missing or circular.
+    /// The schema behind references and ``nullable(_:)``, however long the chain; `nil` for a reference that is
+    /// missing or circular.
     package func resolved(in definitions: SchemaDefinitions) -> Schema? {
         var current = self
-        for _ in 0..<16 {
+        var seen: Set<String> = []
+        while true {
             switch current {
             case .ref(let name):
-                guard let definition = definitions[name] else { return nil }
+                guard let definition = definitions[name], seen.insert(name).inserted else { return nil }
                 current = definition
             case .nullable(let wrapped): current = wrapped
             default: return current
             }
         }
-        return nil
     }
 }
 

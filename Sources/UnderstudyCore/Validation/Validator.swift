@@ -49,6 +49,14 @@ private struct Walk {
     var merging = false
     /// With `merging`: where each rule's finding at each collapsed location is in `findings`.
     var merged: [MergeKey: Int] = [:]
+    /// The models being checked at each depth of the value, so a model that refers to itself without the value
+    /// going deeper is not entered again.
+    var visiting: Set<Entered> = []
+
+    struct Entered: Hashable {
+        let model: String
+        let depth: Int
+    }
 
     struct MergeKey: Hashable {
         let rule: RuleID
@@ -112,12 +120,37 @@ private struct Walk {
         case .nullable(let wrapped):
             if case .null = value { return }
             check(value, wrapped)
-        case .ref(let name):
-            guard let definition = definitions[name] else {
-                report(.unresolvedReference, "the schema refers to \(name), which is not defined", expected: name, found: nil)
+        case .ref:
+            // A chain of references (`A → B → … → object`) is followed without recursion, whatever its length.
+            var current = schema
+            var names: [String] = []
+            var seen: Set<String> = []
+            while case .ref(let name) = current {
+                guard let definition = definitions[name] else {
+                    report(.unresolvedReference, "the schema refers to \(name), which is not defined", expected: name, found: nil)
+                    return
+                }
+                guard seen.insert(name).inserted else {
+                    report(
+                        .unresolvedReference, "the schema \(name) refers to itself and to nothing else",
+                        expected: name, found: nil)
+                    return
+                }
+                names.append(name)
+                current = definition
+            }
+            // A model met again before the value went one level deeper allows nothing more (`A: oneOf [A, …]`): its
+            // other alternatives decide.
+            let entered = names.map { Entered(model: $0, depth: path.count) }
+            if let again = entered.first(where: visiting.contains) {
+                report(
+                    .noAlternative, "\(again.model) refers to itself here without describing the value",
+                    expected: again.model, found: Render.found(value))
                 return
             }
-            check(value, definition)
+            visiting.formUnion(entered)
+            defer { visiting.subtract(entered) }
+            check(value, current)
         case .boolean:
             guard case .bool = value else { return mismatch(value, schema) }
         case .integer(let constraints):
@@ -169,6 +202,8 @@ private struct Walk {
         case .oneOf(let alternatives):
             for alternative in alternatives {
                 var probe = Walk(definitions: definitions, direction: direction, stopAtFirstError: true)
+                probe.path = path
+                probe.visiting = visiting
                 probe.check(value, alternative)
                 if !probe.findings.contains(where: { $0.severity == .error }) { return }
             }

@@ -100,11 +100,14 @@ struct ResourceItems {
                 members[property.name] = previous[property.name]
             }
         }
+        var generator = generator("\(key) stored")
         if case .object(let sent) = Self.unwrapped(body, object) {
+            // What the client may send: nested items come without the `readOnly` members the server adds.
+            let request = Validator(definitions: spec.definitions, direction: .request)
             for (name, value) in sent {
                 guard let property = object[name], trusted || property.access != .readOnly else { continue }
-                if validator.isValid(value, against: property.schema) {
-                    members[name] = value
+                if request.isValid(value, against: property.schema) {
+                    members[name] = filled(value, property.schema, generator: &generator)
                 } else if case .object(let given) = value, case .object(var base)? = members[name] ?? previousMember(old, name) {
                     // Part of an object the item's schema describes more strictly (a free map of settings into an
                     // object with required keys): what was sent, over what was there.
@@ -122,6 +125,10 @@ struct ResourceItems {
         }
         if let property = identifierProperty, let value = Self.typed(id, property.schema, spec.definitions) {
             members[property.name] = value
+        } else if let member = resource.identifier?.member {
+            // Named by the list's items or the create only (`GET /envvars/{env}/{name}` answers the value alone):
+            // kept, so a list shows the name its read is found by.
+            members[member] = .string(id)
         }
         for (name, text) in parent {
             guard let property = object[name], let value = Self.typed(text, property.schema, spec.definitions),
@@ -139,12 +146,31 @@ struct ResourceItems {
             else { continue }
             members[property.name] = stamp
         }
-        var generator = generator("\(key) stored")
         for property in object.properties where members[property.name] == nil {
             guard property.required && property.belongs(in: .response) || property.access == .readOnly else { continue }
             members[property.name] = generator.value(for: property.schema, name: property.name)
         }
         return .object(members)
+    }
+
+    /// A value the client sent, with what the server adds to nested items too: their required members that answers
+    /// carry (a nested node's `readOnly` id), generated.
+    private func filled(_ value: JSONValue, _ schema: Schema, generator: inout FixtureGenerator) -> JSONValue {
+        switch (value, schema.resolved(in: spec.definitions)) {
+        case (.object(var members), .object(let object)?):
+            for property in object.properties where property.belongs(in: .response) {
+                if let member = members[property.name] {
+                    members[property.name] = filled(member, property.schema, generator: &generator)
+                } else if property.required {
+                    members[property.name] = generator.value(for: property.schema, name: property.name)
+                }
+            }
+            return .object(members)
+        case (.array(let elements), .array(let array)?):
+            return .array(elements.map { filled($0, array.items, generator: &generator) })
+        default:
+            return value
+        }
     }
 
     private func previousMember(_ old: JSONValue?, _ name: String) -> JSONValue? {
