@@ -229,10 +229,7 @@ public final class ResourceMock: MockBehaviour {
             return .row(row)
         }
         if case .missing = outcome, !documentsNotFound {
-            var response = try fixture.answer(request, endpoint: plan.endpoint, spec: spec)
-            response.headers.append(
-                (MockEngine.overlookedHeader, MockEngine.headerText(["\(plan.resource.name) \(id) does not exist"])))
-            return response
+            return try overlooked("\(plan.resource.name) \(id) does not exist", plan: plan, request: request, spec: spec)
         }
         return try respond(outcome, request: request, plan: plan, place: place, spec: spec)
     }
@@ -307,6 +304,11 @@ public final class ResourceMock: MockBehaviour {
         let message = "\(what) does not exist"
         if plan.endpoint.documents(.notFound) { throw MockError(.notFound, message) }
         if let gone = deleted(place, plan: plan, parent: parent) { throw MockError(.notFound, "\(gone) was deleted") }
+        return try overlooked(message, plan: plan, request: request, spec: spec)
+    }
+
+    /// The documented answer to a request the document gives no way to refuse, naming what was wrong.
+    private func overlooked(_ message: String, plan: Plan, request: MockRequest, spec: APISpec) throws -> MockResponse {
         var response = try fixture.answer(request, endpoint: plan.endpoint, spec: spec)
         response.headers.append((MockEngine.overlookedHeader, MockEngine.headerText([message])))
         return response
