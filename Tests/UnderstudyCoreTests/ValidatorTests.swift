@@ -160,6 +160,20 @@ struct ValidatorTests {
             try findings("\"2\"", .integer()) == [#"error schema.type-mismatch /: expected integer, found string "2""#])
     }
 
+    /// One past `Int64.min` rounds to `Int64.min` as a `Double`; Schemathesis sent it and the mock stored it.
+    @Test func integersJustBeyondInt64AreOutOfRange() throws {
+        #expect(try findings("-9223372036854775808", .integer()) == [])
+        #expect(
+            try findings("-9223372036854775809", .integer()) == [
+                "error schema.minimum /: -9223372036854775809 is out of range for a 64-bit integer"
+            ])
+        #expect(
+            try findings("9223372036854775808", .integer()) == [
+                "error schema.maximum /: 9223372036854775808 is out of range for a 64-bit integer"
+            ])
+        #expect(try findings("9.2e18", .integer()) == [])
+    }
+
     @Test func mapsPairsAndAlternatives() throws {
         let map: Schema = .map(MapSchema(keys: .string(format: .uuid), values: .boolean))
         #expect(

@@ -128,7 +128,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The value as `Int`, when it is integral and fits.
     public var intValue: Int? {
         if let int = Int(literal) { return int }
-        guard let double = doubleValue, double.rounded() == double,
+        // An integer literal `Int` refused is out of range: the `Double` near it (`-9223372036854775809` rounds
+        // to `Int.min`) must not stand for it.
+        guard !isInteger, let double = doubleValue, double.rounded() == double,
             double >= -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0
         else { return nil }
         return Int(double)
