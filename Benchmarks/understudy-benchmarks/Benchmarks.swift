@@ -11,6 +11,14 @@ import UnderstudySpecs
 struct Benchmarks {
     static func main() throws {
         let arguments = CommandLine.arguments
+        // The parse alone of a file, for scripts that set a command's time and memory beside it.
+        if let index = arguments.firstIndex(of: "--parse-only"), index + 1 < arguments.count {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[index + 1])))
+            let start = ContinuousClock.now
+            let value = try JSONParser().parse(bytes)
+            print("parsed \(bytes.count) bytes in \(ContinuousClock.now - start): \(value.objectValue?.count ?? 0) members")
+            return
+        }
         let iterations = arguments.firstIndex(of: "--iterations").flatMap { Int(arguments[$0 + 1]) } ?? 5
         let targetBytes =
             arguments.firstIndex(of: "--megabytes").flatMap { Int(arguments[$0 + 1]) }.map { $0 << 20 } ?? 10 << 20

@@ -28,7 +28,10 @@ struct Check: AsyncParsableCommand {
     @Option(help: "The server's base URL, e.g. https://staging.example.com.")
     var baseURL: String
 
-    @Option(help: "A bearer token sent to endpoints that take one. Default: $UNDERSTUDY_TOKEN.")
+    @Option(
+        help:
+            "A bearer token sent to endpoints that take one; with --login or --client-id too, the sign-in is checked and this token kept. Default: $UNDERSTUDY_TOKEN."
+    )
     var token: String?
 
     @Option(help: "An extra request header, 'Name: value'. Repeatable.")

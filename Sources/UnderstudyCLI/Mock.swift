@@ -46,6 +46,12 @@ struct Mock: AsyncParsableCommand {
             """)
     var state: String?
 
+    @Flag(
+        help: """
+            Start the --state files from the seed state, replacing what they hold, also when a file is empty,             truncated or damaged (which are refused otherwise).
+            """)
+    var stateReset = false
+
     @Option(help: "The seed of the generated fixtures and of fault decisions.")
     var seed: UInt64 = 1
 
@@ -100,6 +106,12 @@ struct Mock: AsyncParsableCommand {
             throw ValidationError("--request-timeout must be between 0.1 and 86400 seconds")
         }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be positive") }
+        if stateReset {
+            guard let state, (try? Self.stateLocation(state))?.isFileURL == true else {
+                throw ValidationError(
+                    "--state-reset needs a --state file; a shared postgres:// state is reset with POST /__understudy/reset")
+            }
+        }
     }
 
     func run() async throws {
@@ -125,7 +137,7 @@ struct Mock: AsyncParsableCommand {
     /// - Throws: ``ExitStatus/toolFailure`` for an unreadable document, or what starting a server throws.
     func start() async throws -> [MockLauncher.Running] {
         let specs = try SpecFiles.load(spec)
-        let configuration = MockConfiguration(
+        var configuration = MockConfiguration(
             seed: seed, stateFile: try state.map(Self.stateLocation),
             fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,
             maximumBodyBytes: maxBodyBytes, faults: try fault.map { try FaultRule(parsing: $0) },
@@ -133,6 +145,7 @@ struct Mock: AsyncParsableCommand {
             idleTimeout: .milliseconds(Int((idleTimeout * 1000).rounded())),
             requestTimeout: .milliseconds(Int((requestTimeout * 1000).rounded())),
             maximumConnections: maxConnections ?? MockConfiguration.defaultMaximumConnections)
+        configuration.stateReset = stateReset
         return try await MockLauncher(host: host, port: port, configuration: configuration, stateless: stateless)
             .start(api ?? (spec.isEmpty ? "all" : nil), specs: specs)
     }

@@ -9,8 +9,9 @@ extension RuleID {
 enum AppParsingCheck {
     /// One warning per declared field whose parser returns `nil` for some value in `bytes`; the finding
     /// sits at the field's pattern, so every response of an endpoint reports it once.
-    static func findings(_ bytes: [UInt8], spec: APISpec) -> [Diagnostic] {
-        guard !spec.appParsing.isEmpty, let body = try? JSONParser().parse(bytes) else { return [] }
+    /// - Parameter body: `bytes` parsed, when they were already.
+    static func findings(_ bytes: [UInt8], parsed body: JSONValue?, spec: APISpec) -> [Diagnostic] {
+        guard !spec.appParsing.isEmpty, let body = body ?? (try? JSONParser().parse(bytes)) else { return [] }
         return spec.appParsing.compactMap { field in
             let values = field.values(in: body)
             let failures = values.filter { !field.parser.parses($0.text) }

@@ -306,11 +306,9 @@ final class CheckSession: Sendable {
         }
         var exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
         let size = exchange.response?.body.count ?? 0
-        let findings = inspector.findings(for: exchange, endpoint: endpoint, expecting: expected)
+        let (findings, body) = inspector.inspect(exchange, endpoint: endpoint, expecting: expected)
         add(findings, request: request)
-        var body: JSONValue?
         if case .response(var response) = exchange.outcome {
-            if (200..<300).contains(response.status) { body = try? JSONParser().parse(response.body) }
             response.body = []
             exchange.outcome = .response(response)
             if (200..<300).contains(response.status) { learn(endpoint, path: path, response: response, body: body) }
@@ -396,8 +394,8 @@ final class CheckSession: Sendable {
 
     // MARK: Sign-in
 
-    /// Obtains a token from `--login` or client credentials; a failure is a finding and the run goes on
-    /// without a token.
+    /// Obtains a token from `--login` or client credentials, used unless `--token` gave one; a failure is a
+    /// finding and the run goes on without a token.
     func signIn() async {
         let credentials = options.credentials
         if let login = credentials.login, let plan = spec.login, let endpoint = spec.endpoint(plan.endpoint) {
@@ -432,6 +430,9 @@ final class CheckSession: Sendable {
         }
         remember(secret: token, as: "UNDERSTUDY_TOKEN")
         if let refresh { remember(secret: refresh, as: "UNDERSTUDY_REFRESH_TOKEN") }
+        // A `--token` given too is a user's (42's client credentials give an application token, which reaches no
+        // `/v2/me`): the sign-in is checked, the given token kept.
+        guard options.credentials.token == nil else { return }
         state.withLock {
             $0.token = token
             $0.refreshToken = refresh

@@ -48,15 +48,24 @@ public struct ResponseInspector: Sendable {
     /// - Parameter expected: the statuses a conforming server answers to this request (for a planned valid
     ///   request, the success status); `nil` accepts any documented status (the proxy cannot know).
     public func findings(for exchange: Exchange, endpoint: AnyEndpoint, expecting expected: Set<HTTPStatus>?) -> [Diagnostic] {
-        let findings: [Diagnostic]
+        inspect(exchange, endpoint: endpoint, expecting: expected).findings
+    }
+
+    /// The ``findings(for:endpoint:expecting:)``, and the body of a 2xx answer parsed (`nil` when it is not JSON),
+    /// parsed once for both.
+    public func inspect(
+        _ exchange: Exchange, endpoint: AnyEndpoint, expecting expected: Set<HTTPStatus>?
+    ) -> (findings: [Diagnostic], body: JSONValue?) {
         switch exchange.inflated(limit: maximumBodyBytes).outcome {
-        case .failure(let failure): findings = [Self.diagnostic(for: failure)]
-        case .response(let response): findings = self.findings(for: response, endpoint: endpoint, expecting: expected)
-        }
-        return findings.map { finding in
-            var finding = finding
+        case .failure(let failure):
+            var finding = Self.diagnostic(for: failure)
             finding.endpoint = endpoint.id
-            return finding
+            return ([finding], nil)
+        case .response(let response):
+            var (findings, body) = inspect(response, endpoint: endpoint, expecting: expected)
+            for index in findings.indices { findings[index].endpoint = endpoint.id }
+            if body == nil, (200..<300).contains(response.status) { body = try? JSONParser().parse(response.body) }
+            return (findings, (200..<300).contains(response.status) ? body : nil)
         }
     }
 
@@ -74,6 +83,13 @@ public struct ResponseInspector: Sendable {
     }
 
     func findings(for response: RecordedResponse, endpoint: AnyEndpoint, expecting expected: Set<HTTPStatus>?) -> [Diagnostic] {
+        inspect(response, endpoint: endpoint, expecting: expected).findings
+    }
+
+    /// The findings for `response`, and its body when judging it parsed it.
+    private func inspect(
+        _ response: RecordedResponse, endpoint: AnyEndpoint, expecting expected: Set<HTTPStatus>?
+    ) -> (findings: [Diagnostic], body: JSONValue?) {
         let status = HTTPStatus(rawValue: response.status)
         var findings: [Diagnostic] = []
         let documented = Set(
@@ -89,7 +105,7 @@ public struct ResponseInspector: Sendable {
                     .error, rule: .statusRedirect,
                     message: "the server redirected\(location); the app does not expect a redirect here",
                     expected: Self.statuses(expected ?? documented), found: String(response.status)))
-            return findings
+            return (findings, nil)
         case 500..<600:
             findings.append(
                 Diagnostic(
@@ -123,21 +139,20 @@ public struct ResponseInspector: Sendable {
             }
         // A body in another media type (XML, text, a file) is the document's; it is not judged.
         if let declared = endpoint.documentedResponse(for: response.status), declared.mediaType != nil, !declared.isJSON {
-            return findings
+            return (findings, nil)
         }
         if !findings.isEmpty, !response.body.isEmpty {
             // What the server said is the first thing to read when the status is wrong.
             let text = String(decoding: response.body.prefix(300), as: UTF8.self)
             for index in findings.indices { findings[index].context["response"] = text + (response.body.count > 300 ? "..." : "") }
         }
-        findings += bodyFindings(response, model: model, undocumented: !documented.contains(status)).map {
-            locatingField($0, in: model)
-        }
+        let (bodyFindings, body) = bodyFindings(response, model: model, undocumented: !documented.contains(status))
+        findings += bodyFindings.map { locatingField($0, in: model) }
         if isSuccess {
             findings += paginationFindings(response, endpoint: endpoint)
-            findings += AppParsingCheck.findings(response.body, spec: spec)
+            findings += AppParsingCheck.findings(response.body, parsed: body, spec: spec)
         }
-        return findings
+        return (findings, body)
     }
 
     /// The finding with the model field it concerns (`EventDto.startDate`) in its context, so the report
@@ -151,22 +166,23 @@ public struct ResponseInspector: Sendable {
         return located
     }
 
-    private func bodyFindings(_ response: RecordedResponse, model: ModelReference?, undocumented: Bool) -> [Diagnostic] {
+    /// The findings on the body, and the body when they parsed it.
+    private func bodyFindings(
+        _ response: RecordedResponse, model: ModelReference?, undocumented: Bool
+    ) -> (findings: [Diagnostic], body: JSONValue?) {
         let isBlank = response.body.isBlankJSON
         guard let model else {
-            if isBlank || undocumented { return [] }
-            return [
-                Diagnostic(
-                    .warning, rule: .bodyUnexpected, message: "the response has a body where the contract has none",
-                    expected: "no body", found: Render.preview(response.body))
-            ]
+            if isBlank || undocumented { return ([], nil) }
+            let finding = Diagnostic(
+                .warning, rule: .bodyUnexpected, message: "the response has a body where the contract has none",
+                expected: "no body", found: Render.preview(response.body))
+            return ([finding], nil)
         }
         if isBlank {
-            return [
-                Diagnostic(
-                    .error, rule: .bodyEmpty, message: "the body is empty; the app decodes \(model.name)",
-                    expected: model.name, found: "an empty body")
-            ]
+            let finding = Diagnostic(
+                .error, rule: .bodyEmpty, message: "the body is empty; the app decodes \(model.name)",
+                expected: model.name, found: "an empty body")
+            return ([finding], nil)
         }
         var findings: [Diagnostic] = []
         if let contentType = response.headers["Content-Type"] {
@@ -182,7 +198,8 @@ public struct ResponseInspector: Sendable {
                     .warning, rule: .contentTypeMissing, message: "the response has no Content-Type",
                     expected: "application/json", found: "absent"))
         }
-        return findings + BodyCheck.findings(response.body, model: model, spec: spec)
+        let (bodyFindings, body) = BodyCheck.inspect(response.body, model: model, spec: spec)
+        return (findings + bodyFindings, body)
     }
 
     /// `application/json`, any `+json` type (`application/vnd.pgrst.object+json`), with parameters.

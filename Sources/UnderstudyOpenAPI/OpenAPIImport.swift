@@ -568,7 +568,8 @@ private struct DocumentImport {
                     if properties[name]?["writeOnly"] == .bool(true) { property.access = .writeOnly }
                     return property
                 },
-                additionalProperties: additional == .bool(false) ? .forbidden : .allowed,
+                additionalProperties: additional == .bool(false)
+                    ? .forbidden : additional?.objectValue?.isEmpty == false ? .typed(schema(additional!)) : .allowed,
                 rules: (object[ObjectRule.extensionName]?.arrayValue ?? []).compactMap(ObjectRule.init(json:))))
     }
 

@@ -71,9 +71,13 @@ extension Schema {
                 let schema = property.schema.openAPISchema(names)
                 properties[property.name] = property.required ? schema : schema.optionalSchemaObject()
             }
-            let schema = JSONSchema.object(
-                properties: properties,
-                additionalProperties: object.additionalProperties == .forbidden ? .a(false) : nil)
+            let additional: Either<Bool, JSONSchema>? =
+                switch object.additionalProperties {
+                case .allowed: nil
+                case .forbidden: .a(false)
+                case .typed(let values): .b(values.openAPISchema(names))
+                }
+            let schema = JSONSchema.object(properties: properties, additionalProperties: additional)
             guard !object.rules.isEmpty else { return schema }
             return schema.with(vendorExtensions: [ObjectRule.extensionName: object.rules.map(\.json).anyCodable])
         case .map(let map):

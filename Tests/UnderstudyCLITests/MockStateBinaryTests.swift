@@ -119,22 +119,71 @@ struct MockStateBinaryTests {
         let first = try RunningMock(["mock", "--api", "videgreniers", "--port", "0", "--state", state])
         defer { first.stop() }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("understudy")
-        process.arguments = ["mock", "--api", "videgreniers", "--port", "0", "--state", state]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let (status, message) = try Self.failedStart(["mock", "--api", "videgreniers", "--port", "0", "--state", state])
+        #expect(status == 2)
         let file = folder.appendingPathComponent("s-videgreniers.sqlite").path
         #expect(
             message
                 == "error: cannot start the mock: the state file \(file) is in use by another understudy mock "
                 + "(it is locked); stop that mock, or give this one another --state file\n")
         #expect(first.process.isRunning)
+    }
+
+    /// The state folder removed under a running mock: a create is answered 503 in apinest's envelope, never
+    /// 201 into a file no restart would find, and reads go on. A state file found empty at the next start is
+    /// refused, and `--state-reset` starts it from the seed.
+    @Test func aRemovedStateFolderIsAnswered503AndAnEmptyFileIsRefused() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("s.sqlite").path
+        let arguments = ["mock", "--api", "fitness", "--port", "0", "--state", state]
+        do {
+            let mock = try RunningMock(arguments)
+            defer { mock.stop() }
+            let base = try #require(mock.urls["fitness"])
+            let headers = ["Authorization": "Bearer \(try await Self.token(base))"]
+            let created = try await MockBinaryTests.send(
+                "POST", "\(base)/activities", headers: headers, body: String(format: Self.activity, 1))
+            #expect(created.status == 201)
+            try FileManager.default.removeItem(at: folder)
+            let refused = try await MockBinaryTests.send(
+                "POST", "\(base)/activities", headers: headers, body: String(format: Self.activity, 2))
+            #expect(refused.status == 503)
+            let envelope = try JSONSerialization.jsonObject(with: Data(refused.body.utf8)) as? [String: Any]
+            #expect(envelope?["statusCode"] as? Int == 503, "\(refused.body)")
+            #expect((envelope?["message"] as? String)?.contains("was removed or replaced while the mock ran") == true)
+            #expect(try await MockBinaryTests.send("GET", "\(base)/activities", headers: headers).status == 200)
+        }
+
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("s-apinest.sqlite").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        let refusal = try Self.failedStart(arguments)
+        #expect(refusal.status == 2)
+        #expect(refusal.message.hasPrefix("error: cannot start the mock: the state file \(file) is empty (0 bytes)"))
+
+        let reset = try RunningMock(arguments + ["--state-reset"])
+        defer { reset.stop() }
+        let base = try #require(reset.urls["fitness"])
+        let listed = try await MockBinaryTests.send("GET", "\(base)/activities", headers: [
+            "Authorization": "Bearer \(try await Self.token(base))"
+        ])
+        #expect(listed.status == 200)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)).count > 0)
+    }
+
+    /// Runs the binary until it exits: its status and what it wrote to standard error.
+    static func failedStart(_ arguments: [String]) throws -> (status: Int32, message: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("understudy")
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, message)
     }
 }

@@ -105,24 +105,47 @@ struct CheckMockTests {
         }
     }
 
-    @Test func easyCoIsCleanAndRemovesItsFavorite() async throws {
+    /// An administrator's login reaches the administrators' `POST /api/notifications` too: every endpoint but the
+    /// two sign-ins the document announces and does not implement yet.
+    @Test func videGreniersAsAnAdministratorReachesEveryImplementedEndpoint() async throws {
+        try await withMockServer(.videgreniers) { server in
+            let credentials = Credentials(login: ("admin@videgreniers.test", "Adm1nPassw0rd!"))
+            let report = await Self.check(VideGreniers.spec, server, credentials: credentials)
+            #expect(Self.problems(report) == [])
+            let skipped = Set(report.endpoints.filter { $0.skipped != nil }.map(\.endpoint))
+            #expect(skipped == ["POST /api/auth/oauth/apple", "POST /api/auth/oauth/google"])
+            #expect(report.coverage.reached == VideGreniers.spec.endpoints.count - 2)
+            #expect(report.endpoints.first { $0.endpoint == "POST /api/notifications" }?.elicited.contains(201) == true)
+        }
+    }
+
+    @Test func easyCoIsCleanRemovesItsFavoriteAndApplies() async throws {
         try await withMockServer(.easyco) { server in
             let mock = try #require(server.engine.behaviour as? EasyCoMock)
             let before = mock.store.read { $0.tables["favorites"]?.rows.count }
+            let applications = mock.store.read { $0.tables["applications"]?.rows.count ?? 0 }
             let credentials = Credentials(token: try await Self.token(server), apiKey: mock.keys.anon)
             let report = await Self.check(EasyCo.spec, server, credentials: credentials)
-            // The one finding is the app's: the favorite it adds gets `created_at` from now(), which PostgreSQL
-            // writes with microseconds (`…T08:40:07.294435+00:00`), and `ISO8601DateFormatter()` without
-            // `.withFractionalSeconds` reads nil from that, as it would from Supabase.
+            // The one finding is the app's: the favorite and the application it adds get `created_at` (and
+            // `updated_at`) from now(), which PostgreSQL writes with microseconds (`…T08:40:07.294435+00:00`), and
+            // `ISO8601DateFormatter()` without `.withFractionalSeconds` reads nil from that, as it would from
+            // Supabase.
             let problems = Self.problems(report)
-            #expect(!problems.isEmpty)
+            #expect(problems.contains { $0.contains(" /rest/v1/favorites /*/created_at: ") })
+            #expect(problems.contains { $0.contains(" /rest/v1/applications /*/updated_at: ") })
             #expect(
                 problems.allSatisfy {
-                    $0.hasPrefix("warning app.parse-failed ") && $0.contains(" /rest/v1/favorites /*/created_at: ")
+                    $0.hasPrefix("warning app.parse-failed ")
+                        && ($0.contains(" /rest/v1/favorites /*/created_at: ")
+                            || $0.contains(" /rest/v1/applications /*/created_at: ")
+                            || $0.contains(" /rest/v1/applications /*/updated_at: "))
                 }, "\(problems)")
+            #expect(report.endpoints.first { $0.endpoint == "POST /rest/v1/applications" }?.requests == 1)
+            #expect(mock.store.read { $0.tables["applications"]?.rows.count } == applications + 1)
             #expect(report.endpoints.first { $0.endpoint == "POST /rest/v1/favorites" }?.requests == 1)
             #expect(report.endpoints.first { $0.endpoint == "DELETE /rest/v1/favorites" }?.requests == 1)
             #expect(mock.store.read { $0.tables["favorites"]?.rows.count } == before)
+            #expect(report.coverage.reached == EasyCo.spec.endpoints.count)
         }
     }
 
@@ -132,6 +155,20 @@ struct CheckMockTests {
                 Intra42.spec, server, credentials: Credentials(token: try await Self.token(server)))
             #expect(Self.problems(report) == [])
             #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.requests == 2)
+        }
+    }
+
+    /// A user's token and the application's credentials together: the sign-in is checked, the user's token kept
+    /// for the user's endpoints, and every endpoint is reached.
+    @Test func intra42WithAUserTokenAndClientCredentialsReachesEveryEndpoint() async throws {
+        try await withMockServer(.intra42) { server in
+            let mock = try #require(server.engine.behaviour as? Intra42Mock)
+            let credentials = Credentials(
+                token: try await Self.token(server), client: (mock.application.clientID, mock.application.clientSecret))
+            let report = await Self.check(Intra42.spec, server, credentials: credentials)
+            #expect(Self.problems(report) == [])
+            #expect(report.coverage.reached == Intra42.spec.endpoints.count)
+            #expect(report.endpoints.first { $0.endpoint == "POST /oauth/token" }?.elicited.contains(200) == true)
         }
     }
 

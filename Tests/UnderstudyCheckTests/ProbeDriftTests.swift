@@ -147,13 +147,14 @@ struct ProbeDriftTests {
 
     /// `GET /v2/me` answered for the run's token; otherwise a 401 with `headers`.
     static func me(_ headers: [(String, String)]) -> [String: CannedServer.Answer] {
-        let me = DriftTests.fixture(Intra42.spec, "GET /v2/me").serialized()
+        ["/v2/me": authorized(.json(DriftTests.fixture(Intra42.spec, "GET /v2/me").serialized()), headers)]
+    }
+
+    /// `answer` for the run's token; otherwise 42's 401 with `headers`.
+    static func authorized(_ answer: CannedServer.Answer, _ headers: [(String, String)]) -> CannedServer.Answer {
         let refusal = CannedServer.Answer.json(
             #"{"error":"Not authorized","message":"The access token is invalid"}"#, status: 401, headers: headers)
-        return [
-            "/v2/me": .choose { head in head.contains("Authorization: Bearer \(DriftTests.token)") ? .json(me) : refusal
-            }
-        ]
+        return .choose { head in head.contains("Authorization: Bearer \(DriftTests.token)") ? answer : refusal }
     }
 
     @Test func aDoorkeeperRefusalWithItsChallengeIsClean() async throws {
@@ -176,12 +177,30 @@ struct ProbeDriftTests {
         let me = DriftTests.fixture(Intra42.spec, "GET /v2/me")
         let campus = DriftTests.fixture(Intra42.spec, "GET /v2/campus/{id}").serialized()
         let id = try #require(me["campus"]?[0]?["id"]?.numberValue?.literal)
-        var answers = Self.me([("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)])
-        answers["/v2/campus/\(id)"] = .json(campus)
-        answers["/v2/campus/2147483646"] = .json(campus)
+        let challenge = [("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)]
+        var answers = Self.me(challenge)
+        // Every route refuses a request without the token: each documents its 401, and each is asked.
+        answers["/v2/campus/\(id)"] = Self.authorized(.json(campus), challenge)
+        answers["/v2/campus/2147483646"] = Self.authorized(.json(campus), challenge)
         let (lines, messages) = try await Self.check(Intra42.spec, ["GET /v2/me", "GET /v2/campus/{id}"], answers)
         #expect(lines == ["warning probe.not-found-status GET /v2/campus/{id} /"])
         #expect(messages == ["an unknown id (2147483646) was answered with 200, not 404"])
+    }
+
+    /// One route that forgets its guard (the issue's `visibility=friends`-style bug) is found though the route the
+    /// token variants go to refuses them all: a request without a token goes to every route documenting its 401.
+    @Test func aRouteThatLetsARequestWithoutATokenThroughIsFound() async throws {
+        let me = DriftTests.fixture(Intra42.spec, "GET /v2/me")
+        let campus = DriftTests.fixture(Intra42.spec, "GET /v2/campus/{id}").serialized()
+        let id = try #require(me["campus"]?[0]?["id"]?.numberValue?.literal)
+        let challenge = [("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)]
+        var answers = Self.me(challenge)
+        answers["/v2/campus/\(id)"] = .json(campus)
+        answers["/v2/campus/2147483646"] = Self.authorized(
+            .json(#"{"error":"Not Found","message":"Not Found"}"#, status: 404), challenge)
+        let (lines, messages) = try await Self.check(Intra42.spec, ["GET /v2/me", "GET /v2/campus/{id}"], answers)
+        #expect(lines == ["error probe.auth-not-refused GET /v2/campus/{id} /"])
+        #expect(messages == ["a request without a token was answered with 200, not 401"])
     }
 
     // MARK: Malformed body

@@ -65,6 +65,41 @@ struct ValidatorTests {
         #expect(StringFormat.dateTimeWithoutFraction.matches("2025-06-31T00:00:00Z") == false)
     }
 
+    /// Every year an ISO 8601 date can write, 0001 to 9999, in the proleptic Gregorian calendar (RFC 3339 5.7):
+    /// February 29 exists in leap years only, February 28 and March 1 in every year; the formats, the patterns
+    /// exported beside them and the date patterns (`yyyy-MM-dd`) agree on all of them.
+    @Test func everyYearFrom1To9999HasItsLeapDayAndNoOther() throws {
+        func matcher(_ pattern: String?) throws -> (String) -> Bool {
+            let schema = Schema.string(pattern: try #require(pattern))
+            return { Validator().validate(.string($0), against: schema).isEmpty }
+        }
+        let day = try matcher("^\(StringFormat.dayExpression)$")
+        let withoutFraction = try matcher(StringFormat.dateTimeWithoutFraction.pattern)
+        let withFraction = try matcher(StringFormat.dateTimeWithFraction.pattern)
+        let datePattern = StringFormat.datePattern("yyyy-MM-dd")
+        var disagreements: [String] = []
+        for year in 1...9999 {
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let yyyy = String(repeating: "0", count: 4 - String(year).count) + String(year)
+            for (date, exists) in [("\(yyyy)-02-29", leap), ("\(yyyy)-02-28", true), ("\(yyyy)-03-01", true)] {
+                let verdicts = [
+                    "date": StringFormat.date.matches(date),
+                    "date-time": StringFormat.dateTime.matches(date + "T00:00:00Z"),
+                    "date-time without fraction": StringFormat.dateTimeWithoutFraction.matches(date + "T00:00:00Z"),
+                    "date-time with fraction": StringFormat.dateTimeWithFraction.matches(date + "T00:00:00.000Z"),
+                    "day expression": day(date),
+                    "pattern without fraction": withoutFraction(date + "T00:00:00Z"),
+                    "pattern with fraction": withFraction(date + "T00:00:00.000Z"),
+                    "date pattern yyyy-MM-dd": datePattern.matches(date),
+                ]
+                for (name, admitted) in verdicts.sorted(by: { $0.key < $1.key }) where admitted != exists {
+                    disagreements.append("\(name) \(admitted ? "admits" : "refuses") \(date)")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count): \(disagreements.prefix(12))")
+    }
+
     /// minLength and maxLength count code points, as JSON Schema does (draft 2020-12 validation, 6.3): a letter with
     /// a skin-tone modifier or a combining accent is two, though Swift's `String.count` sees one grapheme.
     @Test func lengthsCountCodePoints() throws {
@@ -172,6 +207,25 @@ struct ValidatorTests {
                 "error schema.maximum /: 9223372036854775808 is out of range for a 64-bit integer"
             ])
         #expect(try findings("9.2e18", .integer()) == [])
+    }
+
+    /// A million members a model does not declare, or a map of a million bad entries, are one merged finding each
+    /// (as the elements of a list are), not a million: `check` keeps its memory and its report readable.
+    @Test func mergedFindingsCountMapEntriesAndUndeclaredMembers() throws {
+        let count = 100_000
+        var members: [String: JSONValue] = ["name": "Ada"]
+        for index in 0..<count { members["x" + String(1_000_000 + index).dropFirst()] = .integer(index) }
+        let model = Schema.object([Property("name", .string())])
+        let undeclared = Validator().validate(.object(members), against: model, mergingRepeats: true)
+        #expect(undeclared.map(\.rule) == [.unknownProperty])
+        #expect(undeclared.first?.occurrences == count)
+        #expect(undeclared.first?.pointer.description == "/x000000")
+
+        let map = Schema.map(MapSchema(keys: .string(format: .date), values: .integer()))
+        let entries = Validator().validate(.object(members), against: map, mergingRepeats: true)
+        #expect(entries.map(\.rule) == [.invalidKey, .typeMismatch])
+        #expect(entries.map(\.occurrences) == [count + 1, 1])
+        #expect(entries.map(\.pointer.description) == ["/name", "/name"])
     }
 
     @Test func mapsPairsAndAlternatives() throws {

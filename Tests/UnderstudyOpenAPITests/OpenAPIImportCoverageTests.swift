@@ -21,6 +21,32 @@ struct OpenAPIImportCoverageTests {
         #expect(try Self.document("inventory.json").basePath == "/api/v2")
     }
 
+    /// Polaris's `Catalog.properties`: declared members beside `additionalProperties: {type: string}`. Every other
+    /// member must be a string: Schemathesis sent `{"x-schemathesis-additional": {}}` and read it back from the
+    /// mock, which had stored it. The exports keep the schema.
+    @Test func additionalPropertiesBesideDeclaredOnesAreTyped() throws {
+        let document = """
+            {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {
+              "Properties": {"type": "object", "required": ["location"],
+                "properties": {"location": {"type": "string"}}, "additionalProperties": {"type": "string"}}}}}
+            """
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "t.json", fallbackID: "t")
+        let schema = try #require(spec.definitions["Properties"])
+        guard case .object(let object) = schema else {
+            Issue.record("\(schema)")
+            return
+        }
+        #expect(object.additionalProperties == .typed(.string()))
+        let validator = Validator(definitions: spec.definitions, direction: .request)
+        #expect(validator.validate(["location": "s3://a", "owner": "ada"], against: schema).isEmpty)
+        #expect(
+            validator.validate(["location": "s3://a", "extra": [:]], against: schema).map(\.summary) == [
+                "/extra: expected string, found empty object"
+            ])
+        let exported = try #require(spec.canonicalJSON["definitions"]?["Properties"])
+        #expect(exported["additionalProperties"] == ["type": "string"])
+    }
+
     @Test func allOfMergesPropertiesAndTheRequiredOfEveryPart() throws {
         let spec = try Self.document("petstore.yaml")
         guard case .object(let pet)? = spec.definitions["Pet"] else {

@@ -55,9 +55,7 @@ struct NegativeProbes {
         let reads = protected.filter { $0.0.method == .get }
         if let target = reads.first(where: { $0.0.path.parameterNames.isEmpty }) ?? reads.first ?? protected.first {
             probes += unauthenticated(target.0, path: target.1)
-            for (endpoint, path) in protected where endpoint.id != target.0.id && !endpoint.responses.isEmpty
-                && endpoint.errors.contains(.unauthorized)
-            {
+            for (endpoint, path) in protected where endpoint.id != target.0.id && endpoint.errors.contains(.unauthorized) {
                 probes += unauthenticated(endpoint, path: path).prefix(1)
             }
         }

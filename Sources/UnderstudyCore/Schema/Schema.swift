@@ -193,11 +193,14 @@ public struct MapSchema: Sendable, Hashable {
 }
 
 /// What to make of object members the schema does not declare.
-public enum AdditionalProperties: String, Sendable, Hashable {
+public enum AdditionalProperties: Sendable, Hashable {
     /// Unknown members are reported as a note: `JSONDecoder` ignores them.
     case allowed
     /// Unknown members are errors (request bodies that the server rejects when unknown).
     case forbidden
+    /// Unknown members must each be a value of this schema (`additionalProperties: {type: string}` beside
+    /// declared properties); the app decodes them as a dictionary's.
+    indirect case typed(Schema)
 }
 
 /// An object's declared properties.

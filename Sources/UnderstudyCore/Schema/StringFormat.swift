@@ -44,16 +44,21 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// An ECMA-262 expression of the days that exist, `yyyy-MM-dd`, unanchored: months and days in their ranges
+    /// (`0000-00-00` and `2025-06-31` are no dates), days by the month's length, February 29 in leap years only, as
+    /// `DateTimeSyntax` judges.
+    public static let dayExpression: String = {
+        let monthDay = "(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31"
+        let leapDay = "([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29"
+        return "([0-9]{4}-(\(monthDay))|\(leapDay))"
+    }()
+
     /// A regular expression (ECMA-262) for tools that do not know the format, so what they generate meets it: `nil`
     /// for the formats JSON Schema defines and for date patterns.
     public var pattern: String? {
-        // Months, days, hours, minutes and seconds in their ranges (`0000-00-00T00:00:00Z` and `2025-06-31` are no
-        // dates: days by the month's length, February 29 in leap years only, as `DateTimeSyntax` judges), and
-        // offsets within ±14:00, the farthest any zone is from UTC (.NET's DateTimeOffset refuses more, Foundation
-        // more than ±18:00).
-        let monthDay = "(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31"
-        let leapDay = "([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29"
-        let date = "([0-9]{4}-(\(monthDay))|\(leapDay))"
+        // Hours, minutes and seconds in their ranges, and offsets within ±14:00, the farthest any zone is from UTC
+        // (.NET's DateTimeOffset refuses more, Foundation more than ±18:00).
+        let date = Self.dayExpression
         let time = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
         let offset = "(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00)"
         return switch self {
@@ -205,6 +210,9 @@ package enum DateTimeSyntax {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
+        // ISO 8601's calendar is the proleptic Gregorian one: without this, dates before October 1582 are Julian and
+        // 1500-02-29 exists.
+        formatter.gregorianStartDate = .distantPast
         formatter.dateFormat = pattern
         return formatter
     }

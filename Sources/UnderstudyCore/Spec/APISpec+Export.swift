@@ -115,12 +115,18 @@ extension Schema {
             if let maximum = array.maxItems { object["maxItems"] = .integer(maximum) }
             return .object(object)
         case .object(let schema):
+            let additional: JSONValue =
+                switch schema.additionalProperties {
+                case .allowed: true
+                case .forbidden: false
+                case .typed(let values): values.canonicalJSON
+                }
             var object: [String: JSONValue] = [
                 "type": "object",
                 "properties": .object(
                     Dictionary(uniqueKeysWithValues: schema.properties.map { ($0.name, $0.schema.canonicalJSON) })),
                 "required": .array(schema.properties.filter(\.required).map { .string($0.name) }),
-                "additionalProperties": .bool(schema.additionalProperties == .allowed),
+                "additionalProperties": additional,
             ]
             if !schema.rules.isEmpty { object[ObjectRule.extensionName] = .array(schema.rules.map(\.json)) }
             return .object(object)

@@ -143,12 +143,16 @@ public enum ScenarioDate {
 
 /// Reads claims from a JWT's payload without verifying it (the server verifies; a checker needs the user id).
 public enum JWTClaims {
-    public static func subject(_ token: String) -> String? {
+    /// The `sub` claim: the user's id.
+    public static func subject(_ token: String) -> String? { claim("sub", of: token) }
+
+    /// A string claim of the token's payload (`email`).
+    public static func claim(_ name: String, of token: String) -> String? {
         let parts = token.split(separator: ".")
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let payload = try? JSONParser().parse(Array(data)) else { return nil }
-        return payload["sub"]?.stringValue
+        return payload[name]?.stringValue
     }
 }

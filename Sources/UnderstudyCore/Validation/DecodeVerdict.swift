@@ -87,6 +87,14 @@ public enum BodyCheck {
     public static func findings(
         _ bytes: [UInt8], model: ModelReference, spec: APISpec, parser: JSONParser = JSONParser()
     ) -> [Diagnostic] {
+        inspect(bytes, model: model, spec: spec, parser: parser).findings
+    }
+
+    /// The ``findings(_:model:spec:parser:)``, and the body they parsed (`nil` when it is not JSON), so a caller
+    /// that reads the body too parses it once.
+    public static func inspect(
+        _ bytes: [UInt8], model: ModelReference, spec: APISpec, parser: JSONParser = JSONParser()
+    ) -> (findings: [Diagnostic], body: JSONValue?) {
         // The app's decode runs before the tree is built, so the two never hold memory at the same time: a
         // 30 MB answer costs the larger of them, not their sum.
         let decodeError = model.decodeError(bytes, settings: spec.app.decoder)
@@ -94,15 +102,15 @@ public enum BodyCheck {
         do {
             body = try parser.parse(bytes)
         } catch {
-            return [
-                Diagnostic(
-                    .error, rule: .invalidJSON, at: .root, message: "the body is not JSON: \(error)",
-                    expected: "JSON", found: Render.preview(bytes))
-            ]
+            let finding = Diagnostic(
+                .error, rule: .invalidJSON, at: .root, message: "the body is not JSON: \(error)",
+                expected: "JSON", found: Render.preview(bytes))
+            return ([finding], nil)
         }
-        return validation(body, model: model, spec: spec) + (decodeError.flatMap {
-            DecodeVerdict.diagnostic(for: $0, body: body, model: model.name)
-        }.map { [$0] } ?? [])
+        let findings =
+            validation(body, model: model, spec: spec)
+            + (decodeError.flatMap { DecodeVerdict.diagnostic(for: $0, body: body, model: model.name) }.map { [$0] } ?? [])
+        return (findings, body)
     }
 
     /// The findings for an already parsed body (`bytes` are what the app decodes).

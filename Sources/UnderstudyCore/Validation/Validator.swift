@@ -65,6 +65,9 @@ private struct Walk {
 
     enum PathToken {
         case key(String)
+        /// A map's key, or a member the model does not declare: merged findings count them as array elements,
+        /// so a million of them are one finding.
+        case entry(String)
         case index(Int)
     }
 
@@ -78,7 +81,7 @@ private struct Walk {
         JSONPointer(
             tokens: path.map {
                 switch $0 {
-                case .key(let key): key
+                case .key(let key), .entry(let key): key
                 case .index(let index): String(index)
                 }
             })
@@ -93,6 +96,7 @@ private struct Walk {
         func finding() -> Diagnostic {
             Diagnostic(severity, rule: rule, at: pointer, message: message(), expected: expected(), found: found())
         }
+        if severity == .error { foundError = true }
         guard merging else { return findings.append(finding()) }
         let key = MergeKey(
             rule: rule,
@@ -110,7 +114,14 @@ private struct Walk {
         }
     }
 
-    var shouldStop: Bool { stopAtFirstError && findings.contains { $0.severity == .error } }
+    /// How many members an object may have that its model does not declare before merged findings count them
+    /// rather than name each.
+    static let undeclaredMembersNamed = 64
+
+    /// Whether an error was reported: kept, not searched for, as notes may be many.
+    var foundError = false
+
+    var shouldStop: Bool { stopAtFirstError && foundError }
 
     mutating func check(_ value: JSONValue, _ schema: Schema) {
         if shouldStop { return }
@@ -176,7 +187,7 @@ private struct Walk {
         case .map(let map):
             guard case .object(let members) = value else { return mismatch(value, schema) }
             for key in members.keys.sorted() {
-                path.append(.key(key))
+                path.append(.entry(key))
                 var keyWalk = Walk(definitions: definitions, direction: direction, stopAtFirstError: true)
                 keyWalk.check(.string(key), map.keys)
                 if keyWalk.findings.contains(where: { $0.severity == .error }) {
@@ -324,8 +335,11 @@ private struct Walk {
         // Every member matched a declared property: nothing unknown to report.
         guard matched < members.count else { return }
         let declared = Set(object.properties.map(\.name))
+        // A few undeclared members are named one by one; many (a dictionary the model does not say it is) are
+        // counted as a map's entries are.
+        let counted = members.count - matched > Self.undeclaredMembersNamed
         for key in members.keys.sorted() where !declared.contains(key) {
-            path.append(.key(key))
+            path.append(counted ? .entry(key) : .key(key))
             switch object.additionalProperties {
             case .allowed:
                 report(
@@ -333,6 +347,8 @@ private struct Walk {
                     found: Render.found(members[key]!), severity: .note)
             case .forbidden:
                 report(.forbiddenProperty, "property is not allowed here", expected: nil, found: Render.found(members[key]!))
+            case .typed(let values):
+                check(members[key]!, values)
             }
             path.removeLast()
         }

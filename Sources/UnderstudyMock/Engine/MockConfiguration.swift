@@ -14,6 +14,8 @@ public struct MockConfiguration: Sendable {
     /// ``stateFile(for:)``), locked while the mock runs; or a `postgres://` URL, whose database keeps the state
     /// of every API group, shared by all mocks given the same URL.
     public var stateFile: URL?
+    /// Start the state files from the seed, replacing what they hold (an empty, truncated or damaged file too).
+    public var stateReset = false
     /// Opens a ``stateFile`` that is a database URL (`postgres://`): set by `UnderstudyMockServer`'s
     /// ``MockServer`` and `understudy mock`, which link the database driver; `nil` where only the engine is linked
     /// (an app's test target), which keeps state in memory or in a file.
@@ -95,6 +97,15 @@ public struct MockConfiguration: Sendable {
         let base = stateFile.deletingPathExtension().lastPathComponent
         let ext = stateFile.pathExtension.isEmpty ? "sqlite" : stateFile.pathExtension
         return stateFile.deletingLastPathComponent().appendingPathComponent("\(base)-\(api).\(ext)")
+    }
+
+    /// The store of one API group's state: in memory, in its ``stateFile(for:)`` or in the shared database.
+    /// - Parameter kind: what the file calls the state, when the state's type does not name the API.
+    func stateStore<State: StoredState>(seed: State, for api: String, kind: String? = nil) async throws
+        -> StateStore<State>
+    {
+        try await StateStore(
+            seed: seed, file: stateFile(for: api), sharing: sharedState, kind: kind, reset: stateReset)
     }
 }
 

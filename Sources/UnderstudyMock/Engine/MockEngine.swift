@@ -195,6 +195,8 @@ public final class MockEngine: Sendable {
         } catch let error as MockError {
             return behaviour.errorResponse(error, spec: route.spec, endpoint: route.endpoint)
         } catch let error as StateFileError {
+            // An operator must learn it from the log too: the client only sees a 503 it may retry.
+            FileHandle.standardError.write(Data("understudy mock: \(raw.method) \(raw.path) answered 503: \(error)\n".utf8))
             return behaviour.errorResponse(
                 MockError(
                     .init(rawValue: 503), "the mock's state is unavailable: \(error)", headers: [("Retry-After", "1")]),

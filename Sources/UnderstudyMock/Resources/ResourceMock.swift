@@ -58,9 +58,8 @@ public final class ResourceMock: MockBehaviour {
         self.plans = plans
         let source = try FixtureSource(seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [spec])
         let initial = ResourceSeed(spec: spec, graph: graph, source: source, now: configuration.now).state()
-        store = try await StateStore(
-            seed: initial, file: configuration.stateFile(for: spec.id), sharing: configuration.sharedState,
-            kind: "understudy resources of \(spec.id)")
+        store = try await configuration.stateStore(
+            seed: initial, for: spec.id, kind: "understudy resources of \(spec.id)")
     }
 
     public var name: String { fixture.name }

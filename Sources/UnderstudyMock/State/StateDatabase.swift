@@ -18,19 +18,35 @@ final class StateDatabase: @unchecked Sendable {
     private var statements: [String: OpaquePointer] = [:]
     /// Whether the file held no state yet (it was created, or empty).
     private(set) var isNew = false
+    /// The device and inode of the file opened, which must still be at ``path`` when a write commits.
+    private var identity: [Int]?
 
     /// Opens and locks a state file, creating it when it does not exist.
-    /// - Parameter kind: what the file holds (the state's type); a file of another kind is refused.
+    /// - Parameters:
+    ///   - kind: what the file holds (the state's type); a file of another kind is refused.
+    ///   - reset: start the file afresh (``isNew``), also when it is empty, truncated or damaged; a file that is
+    ///     not an understudy state file of this kind is still refused.
     /// - Throws: ``StateFileError`` when the file is locked by another process, is not an understudy state
-    ///   file of this kind, or cannot be opened.
-    init(file: URL, kind: String) throws {
+    ///   file of this kind, is empty or damaged (without `reset`), or cannot be opened.
+    init(file: URL, kind: String, reset: Bool = false) throws {
         path = file.path
+        let existed = access(path, F_OK) == 0
         lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StateFileError.cannotOpen(path, String(cString: strerror(errno))) }
         do {
             guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw StateFileError.locked(path) }
-            try Self.checkHeader(lock, path: path)
-            try openConnection(kind: kind)
+            identity = Self.identity(of: path)
+            if reset {
+                // Another program's file is still refused; this one's rows, damaged or not, are replaced.
+                do {
+                    if try Self.checkHeader(lock, path: path) { try openConnection(kind: kind) }
+                } catch let error as StateFileError where error.isDamage {}
+                try startAfresh(kind: kind)
+            } else {
+                // A file someone else emptied is not a new one: the rows it held are gone.
+                guard try Self.checkHeader(lock, path: path) || !existed else { throw StateFileError.empty(path) }
+                try openConnection(kind: kind)
+            }
         } catch {
             shutDown()
             throw error
@@ -40,21 +56,53 @@ final class StateDatabase: @unchecked Sendable {
     deinit { shutDown() }
 
     private func shutDown() {
-        for statement in statements.values { sqlite3_finalize(statement) }
-        statements = [:]
-        if let connection { sqlite3_close_v2(connection) }
-        connection = nil
+        closeConnection()
         // Closing the descriptor also drops the process's POSIX locks on the file: SQLite is closed first.
         if lock >= 0 { close(lock) }
         lock = -1
     }
 
+    private func closeConnection() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let connection { sqlite3_close_v2(connection) }
+        connection = nil
+    }
+
+    /// Empties the file and its write-ahead log, still holding the lock, and opens it as a new one.
+    private func startAfresh(kind: String) throws {
+        closeConnection()
+        guard ftruncate(lock, 0) == 0 else { throw StateFileError.cannotOpen(path, String(cString: strerror(errno))) }
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        try openConnection(kind: kind)
+    }
+
+    /// Refuses to commit when the file at ``path`` is no longer the one open (its folder was removed, or it was
+    /// moved or replaced): SQLite would write on into a file no restart finds.
+    private func checkInPlace() throws {
+        guard let identity, Self.identity(of: path) == identity else { throw StateFileError.removed(path) }
+    }
+
+    /// The device and inode of the file at `path`, `nil` when there is none.
+    private static func identity(of path: String) -> [Int]? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let device = (attributes[.systemNumber] as? NSNumber)?.intValue,
+            let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
+        else { return nil }
+        return [device, inode]
+    }
+
     /// Refuses a file that is not empty and not SQLite, reading only its first bytes.
-    private static func checkHeader(_ descriptor: Int32, path: String) throws {
+    /// - Returns: whether the file holds anything.
+    private static func checkHeader(_ descriptor: Int32, path: String) throws -> Bool {
         var header = [UInt8](repeating: 0, count: 16)
         let count = pread(descriptor, &header, 16, 0)
-        guard count != 0 else { return }
-        if count == 16 && header == Array("SQLite format 3\0".utf8) { return }
+        guard count != 0 else { return false }
+        let sqlite = Array("SQLite format 3\0".utf8)
+        if count == 16 && header == sqlite { return true }
+        if count > 0 && count < 16 && header.prefix(count).elementsEqual(sqlite.prefix(count)) {
+            throw StateFileError.damaged(path, "it ends within its header")
+        }
         let first = header.prefix(max(0, count)).first { ![9, 10, 13, 32].contains($0) }
         if first == UInt8(ascii: "{") { throw StateFileError.jsonState(path) }
         throw StateFileError.foreign(path, "it is not an SQLite database")
@@ -156,6 +204,7 @@ final class StateDatabase: @unchecked Sendable {
         try execute("BEGIN")
         do {
             try body()
+            try checkInPlace()
             try execute("COMMIT")
         } catch {
             try? execute("ROLLBACK")
@@ -213,7 +262,8 @@ final class StateDatabase: @unchecked Sendable {
         let code = connection.map { sqlite3_errcode($0) } ?? SQLITE_CANTOPEN
         let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
         if code == SQLITE_BUSY || code == SQLITE_LOCKED { return .locked(path) }
-        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT { return .foreign(path, message) }
+        // The header said SQLite (``checkHeader(_:path:)``): what follows it is truncated or overwritten.
+        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT { return .damaged(path, message) }
         return .cannotOpen(path, "SQLite \(action): \(message)")
     }
 }

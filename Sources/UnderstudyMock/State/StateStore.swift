@@ -41,12 +41,16 @@ public final class StateStore<State: StoredState>: Sendable {
     /// Creates a store; when `file` holds a state it is loaded instead of `seed`, otherwise the file is
     /// created with the seed. A URL that `sharing` handles (`postgres://`) shares the state with every mock using
     /// the same database.
-    /// - Parameter kind: what the file and the shared database call the state (a file of another kind is
-    ///   refused); the state's type by default, which is enough where one type holds one API's state.
+    /// - Parameters:
+    ///   - kind: what the file and the shared database call the state (a file of another kind is refused); the
+    ///     state's type by default, which is enough where one type holds one API's state.
+    ///   - reset: start `file` from `seed` whatever it holds, also when it is empty, truncated or damaged.
     /// - Throws: ``StateFileError`` when the file is locked by another mock, is not a state file of this
-    ///   kind (a JSON state file of an earlier version, another program's file, another API's state), or
-    ///   cannot be read or written; or when the database cannot be reached.
-    public init(seed: State, file: URL? = nil, sharing: SharedStateOpener? = nil, kind: String? = nil) async throws {
+    ///   kind (a JSON state file of an earlier version, another program's file, another API's state), is empty
+    ///   or damaged (without `reset`), or cannot be read or written; or when the database cannot be reached.
+    public init(
+        seed: State, file: URL? = nil, sharing: SharedStateOpener? = nil, kind: String? = nil, reset: Bool = false
+    ) async throws {
         let kind = kind ?? String(reflecting: State.self)
         var seed = seed
         try Self.visit(&seed, .commit)
@@ -64,7 +68,7 @@ public final class StateStore<State: StoredState>: Sendable {
             }
             shared = opened.0
         } else if let file {
-            let opened = try StateDatabase(file: file, kind: kind)
+            let opened = try StateDatabase(file: file, kind: kind, reset: reset)
             if opened.isNew {
                 try opened.replaceAll(with: try Self.visit(&initial, .records))
             } else {
@@ -267,9 +271,16 @@ final class SerialGate: Sendable {
 /// The state file cannot be used: locked by another mock, not a state file of this kind, or unreadable.
 public struct StateFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
+    /// Whether the file is damaged (truncated or overwritten), which `--state-reset` replaces.
+    let isDamage: Bool
 
     package init(description: String) {
+        self.init(description: description, isDamage: false)
+    }
+
+    private init(description: String, isDamage: Bool) {
         self.description = description
+        self.isDamage = isDamage
     }
 
     /// Another mock (or another store in this process) holds the file.
@@ -302,6 +313,32 @@ public struct StateFileError: Error, Sendable, Equatable, CustomStringConvertibl
             description:
                 "cannot keep the state in \(url.scheme ?? "that URL")://…: give a file, or a postgres:// URL to "
                 + "a mock started by UnderstudyMockServer (understudy mock, MockServer.start)")
+    }
+
+    /// An existing state file with nothing in it: its rows were lost, not never written.
+    static func empty(_ path: String) -> StateFileError {
+        StateFileError(
+            description:
+                "the state file \(path) is empty (0 bytes): the state it held is lost; start from the seed "
+                + "state with --state-reset, or give another --state file")
+    }
+
+    /// A state file cut short or overwritten: SQLite cannot read it.
+    static func damaged(_ path: String, _ reason: String) -> StateFileError {
+        StateFileError(
+            description:
+                "the state file \(path) is damaged (\(reason)): it was truncated or overwritten and its rows cannot "
+                + "be read; it was left untouched: start from the seed state with --state-reset (the file is "
+                + "replaced), or move it away",
+            isDamage: true)
+    }
+
+    /// The file was removed, moved or replaced while the mock held it; the write was not acknowledged.
+    static func removed(_ path: String) -> StateFileError {
+        StateFileError(
+            description:
+                "the state file \(path) was removed or replaced while the mock ran (its folder deleted?); the "
+                + "write was not kept: restart the mock to write to a new file")
     }
 
     package static func cannotOpen(_ path: String, _ reason: String) -> StateFileError {

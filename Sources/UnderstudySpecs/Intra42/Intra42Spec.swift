@@ -56,9 +56,9 @@ public enum Intra42 {
         summary: "Two ISO 8601 instants, begin,end: begin_at within them", meaning: .between("/begin_at"))
 
     /// An ISO 8601 day, optionally with a time and an offset (`2025-11-15`, `2025-11-15T14:30:00.000+01:00`), as
-    /// the intranet reads the bounds of ranges and counts: days that exist (February 29 left out).
+    /// the intranet reads the bounds of ranges and counts: days that exist (February 29 of leap years included).
     static let instant =
-        "[0-9]{4}-((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)"
+        StringFormat.dayExpression
         + #"(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?"#
 
     // MARK: - OAuth

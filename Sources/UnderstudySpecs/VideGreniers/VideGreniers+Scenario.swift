@@ -8,7 +8,8 @@ extension VideGreniers {
         refreshToken: JSONPointer(tokens: ["data", "refreshToken"]))
 
     /// Event: create → read → update → publish → favorite (status, toggle off and on, remove) → cancel.
-    /// Profile: written back unchanged. Notifications: one marked read. Account: a throwaway user registers,
+    /// Profile: written back unchanged. Notifications: an administrator sends one to themself; one is marked read.
+    /// Account: a throwaway user registers,
     /// reads itself, refreshes its token and deletes its account; the session opened with `--login` is logged
     /// out last.
     static let writeScenario = WriteScenario { session in
@@ -25,15 +26,28 @@ extension VideGreniers {
                 session.skip(updateProfile, because: "the profile has no first and last name to write back")
             }
         }
+        await adminNotification(session)
         if let id = await session.call(notifications)?["data"]?.arrayValue?.first?["id"]?.stringValue {
             await session.call(markNotificationRead, path: ["notificationId": id])
         }
-        session.skip(createNotification, because: "needs the admin role; not part of the write scenario")
         await throwawayAccount(session)
         // The session the checker opened with --login is closed last; a --token given by the user is left alone.
         if let refresh = session.refreshToken {
             await session.call(logout, body: LogoutRequest(refreshToken: refresh))
         }
+    }
+
+    /// An administrator sends a notification to themself (then marked read with the others).
+    private static func adminNotification(_ session: any ScenarioSession) async {
+        let roles = await session.call(currentUser)?["data"]?["roles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard roles.contains(where: { $0.lowercased() == "admin" }) else {
+            return session.skip(
+                createNotification, because: "needs the admin role: run check with --login of an administrator")
+        }
+        let notification = CreateNotificationCommand(
+            title: "Understudy check", message: "Sent by understudy check --allow-writes.", type: .system,
+            userId: session.userID.flatMap(UUID.init(uuidString:)))
+        await session.call(createNotification, body: notification)
     }
 
     private static func eventFlow(_ session: any ScenarioSession) async {

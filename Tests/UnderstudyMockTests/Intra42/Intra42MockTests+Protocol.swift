@@ -209,8 +209,8 @@ extension Intra42MockTests {
 
         let bad: [(String, String)] = [
             // The descriptor's pattern refuses them before the intranet's own parsing.
-            ("range[begin_at]=yesterday", "query parameter range[begin_at]: expected a string matching ^[0-9]{4}-"),
-            ("range[begin_at]=2025-11-10", "query parameter range[begin_at]: expected a string matching ^[0-9]{4}-"),
+            ("range[begin_at]=yesterday", "query parameter range[begin_at]: expected a string matching ^([0-9]{4}-"),
+            ("range[begin_at]=2025-11-10", "query parameter range[begin_at]: expected a string matching ^([0-9]{4}-"),
             ("filter[active]=maybe", "query parameter filter[active]:"),
             ("filter[host]=z1r1p1", "query parameter filter[host]: not a filter of GET /v2/users/{login}/locations"),
             ("search[login]=x", "query parameter search[login]: not a filter"),

@@ -60,6 +60,24 @@ extension Intra42MockTests {
         #expect(refill.status == 201)
     }
 
+    /// A slot may open on February 29 of a leap year, so a range may name that day; in 2031 it does not exist.
+    @Test func aLeapDayIsASlotDayAndARangeBound() async throws {
+        let harness = try await Intra42Harness.make()
+        let token = try await harness.token()
+        let created = await harness.send(
+            "POST", "/v2/slots",
+            json: slot(user: harness.defaultUser.id, "2032-02-29T09:00:00.000Z", "2032-02-29T09:15:00Z"), token: token)
+        #expect(created.status == 201)
+        let day = await harness.send(
+            "GET", "/v2/me/slots?range[begin_at]=2032-02-29T00:00:00.000Z,2032-02-29T23:59:59.000Z", token: token)
+        #expect(day.status == 200)
+        #expect(day.json == created.json)
+        let noDay = await harness.send(
+            "GET", "/v2/me/slots?range[begin_at]=2031-02-29T00:00:00.000Z,2031-03-01T00:00:00.000Z", token: token)
+        #expect(noDay.status == 400)
+        expectConforms(noDay.response.body, "GET /v2/me/slots", in: spec, status: 400)
+    }
+
     @Test func slotRulesAre422NamingEveryProblem() async throws {
         let harness = try await Intra42Harness.make()
         let token = try await harness.token()

@@ -151,6 +151,80 @@ struct StateStoreTests {
             (error as? StateFileError)?.description.contains("is not an understudy state file of this mock") == true
         }
         #expect(try Data(contentsOf: other) == bytes)
+        // A reset replaces this mock's state only, never a file it did not write.
+        for file in [text, other] {
+            await #expect(throws: StateFileError.self) { try await StateStore(seed: Self.seed, file: file, reset: true) }
+        }
+        #expect(try Data(contentsOf: text) == Data("hello".utf8))
+        #expect(try Data(contentsOf: other) == bytes)
         #expect(try await StateStore(seed: Other(), file: other).read { $0.items.map(\.id) } == [7])
+    }
+
+    /// A file that held rows and now holds none, or only part of them, lost state: it is refused, untouched, as
+    /// a damaged one is, and `reset` (`--state-reset`) starts it from the seed.
+    @Test(arguments: [0, 8, 100, 4096])
+    func anEmptyOrTruncatedFileIsRefusedUnlessReset(keeping bytes: Int) async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("items.sqlite")
+        do {
+            let store = try await StateStore(seed: Self.seed, file: file)
+            for id in 10..<400 { try await store.write { $0.items.append(Item(id: id, owner: "al")) } }
+        }
+        let whole = try Data(contentsOf: file)
+        #expect(whole.count > bytes * 2, "the file must be cut short: \(whole.count) bytes")
+        let cut = whole.prefix(bytes)
+        try cut.write(to: file)
+
+        let error = await #expect(throws: StateFileError.self) { try await StateStore(seed: Self.seed, file: file) }
+        let expected =
+            bytes == 0
+            ? "the state file \(file.path) is empty (0 bytes)"
+            : "the state file \(file.path) is damaged ("
+        #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("--state-reset") == true)
+        #expect(try Data(contentsOf: file) == cut)
+
+        do {
+            let reset = try await StateStore(seed: Self.seed, file: file, reset: true)
+            #expect(Self.snapshot(reset) == Array(Self.seed.items))
+            try await reset.write { $0.items.append(Item(id: 4, owner: "bo")) }
+        }
+        let reopened = try await StateStore(seed: Items(), file: file)
+        #expect(Self.snapshot(reopened).map(\.id) == [1, 2, 3, 4])
+    }
+
+    /// A file created empty by this store is a new one, not a lost one.
+    @Test func aFileThatDoesNotExistStartsFromTheSeed() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await StateStore(seed: Self.seed, file: folder.appendingPathComponent("new.sqlite"))
+        #expect(Self.snapshot(store) == Array(Self.seed.items))
+    }
+
+    /// SQLite keeps writing into a file whose folder was removed (the open descriptor outlives the name): the
+    /// write would be acknowledged into a file no restart finds. It is refused and undone instead.
+    @Test(arguments: ["folder removed", "file moved", "file replaced"])
+    func aWriteToAFileNoLongerInPlaceIsRefusedAndUndone(event: String) async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("items.sqlite")
+        let store = try await StateStore(seed: Self.seed, file: file)
+        try await store.write { $0.items.append(Item(id: 4, owner: "bo")) }
+        switch event {
+        case "folder removed": try FileManager.default.removeItem(at: folder)
+        case "file moved": try FileManager.default.moveItem(at: file, to: folder.appendingPathComponent("moved"))
+        default:
+            try FileManager.default.moveItem(at: file, to: folder.appendingPathComponent("moved"))
+            try Data().write(to: file)
+        }
+        let error = await #expect(throws: StateFileError.self) {
+            try await store.write { $0.items.append(Item(id: 5, owner: "bo")) }
+        }
+        #expect(
+            error?.description
+                == "the state file \(file.path) was removed or replaced while the mock ran (its folder deleted?); the "
+                + "write was not kept: restart the mock to write to a new file")
+        #expect(Self.snapshot(store).map(\.id) == [1, 2, 3, 4])
     }
 }

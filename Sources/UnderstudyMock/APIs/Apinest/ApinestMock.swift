@@ -40,8 +40,7 @@ public struct ApinestMock: MockBehaviour {
         let source = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Fitness.spec, Achievements.spec])
         let initial = ApinestSeed(source: source, seed: configuration.seed, now: configuration.now()).make()
-        store = try await StateStore(
-            seed: initial, file: configuration.stateFile(for: "apinest"), sharing: configuration.sharedState)
+        store = try await configuration.stateStore(seed: initial, for: "apinest")
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         seed = configuration.seed
         now = configuration.now

@@ -9,7 +9,8 @@ import UnderstudySpecs
 ///   seeded creator who is also its first participant, other seeded users as participants (never more than
 ///   `participants`), an ObjectId (a fixture's own is kept when valid and unique), `public` or `friends`
 ///   visibility and ISO 8601 timestamps. The first activity belongs to the default user, is public and not
-///   completed, so every flow (join, leave, complete) works on the seed.
+///   completed; the second belongs to another user, is public, not completed and has a free place: so every flow
+///   (join, leave, complete) works on the seed.
 /// - Achievements: counters follow the seeded activities (created, completed with a seeded duration and
 ///   distance) plus a seeded earlier history of activities not in the list, so levels and ranks differ; XP,
 ///   badges, streaks (never longer than the completions) and challenge progress (never more than the history
@@ -106,6 +107,12 @@ struct ApinestSeed {
             if index == 0 {
                 record.visibility = "public"
                 record.isCompleted = false
+            }
+            // Another user's open public activity with a free place: the default user can join it, and leave.
+            if index == 1 {
+                record.visibility = "public"
+                record.isCompleted = false
+                record.participants = max(record.participants, record.participantIds.count + 1)
             }
             if record.isCompleted {
                 record.durationMinutes = 30 + random.int(in: 0...6) * 10

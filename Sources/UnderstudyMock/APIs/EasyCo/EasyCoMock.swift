@@ -77,8 +77,7 @@ public struct EasyCoMock: MockBehaviour {
         for name in seed.tables.keys {
             seed.tables[name]?.indexUniqueKeys(PostgrestCatalog.easyCo.table(name)?.facts.uniqueKeys ?? [])
         }
-        store = try await StateStore(
-            seed: seed, file: configuration.stateFile(for: "easyco"), sharing: configuration.sharedState)
+        store = try await configuration.stateStore(seed: seed, for: "easyco")
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         keys = try await EasyCoKeys(secret: configuration.jwtSecret)
         bearers = await EasyCoJWTVerifier(secret: configuration.jwtSecret, now: configuration.now)

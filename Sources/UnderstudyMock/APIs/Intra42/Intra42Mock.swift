@@ -46,8 +46,7 @@ public struct Intra42Mock: MockBehaviour {
         let seed = builder.build()
         self.application = application
         self.configuration = configuration
-        store = try await StateStore(
-            seed: seed, file: configuration.stateFile(for: "intra42"), sharing: configuration.sharedState)
+        store = try await configuration.stateStore(seed: seed, for: "intra42")
     }
 
     // MARK: Authentication

@@ -54,8 +54,7 @@ public struct VideGreniersMock: MockBehaviour {
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [VideGreniers.spec])
         let seed = try Self.seedState(
             fixtures: fixtures, seed: configuration.seed, now: configuration.now().timeIntervalSinceReferenceDate)
-        store = try await StateStore(
-            seed: seed, file: configuration.stateFile(for: "videgreniers"), sharing: configuration.sharedState)
+        store = try await configuration.stateStore(seed: seed, for: "videgreniers")
     }
 
     var now: Double { configuration.now().timeIntervalSinceReferenceDate }
