@@ -92,6 +92,7 @@ private struct DocumentImport {
         for (key, schema) in document["components"]?["schemas"]?.objectValue ?? [:] {
             definitions[modelNames[key] ?? key] = self.schema(schema)
         }
+        pinDiscriminators(in: &definitions)
 
         var endpoints: [AnyEndpoint] = []
         var envelope: ModelReference?
@@ -544,6 +545,63 @@ private struct DocumentImport {
     private func examples(_ value: JSONValue?) -> [String]? {
         let strings = value?.arrayValue?.compactMap(\.stringValue) ?? []
         return strings.isEmpty ? nil : strings
+    }
+
+    /// A discriminator's values pinned on the models they name: a `Cat` of `oneOf: [Cat, Dog]` mapped by
+    /// `petType: {cat: Cat}` has `petType` "cat", and a base model that maps its subtypes has one of their values;
+    /// generated bodies then carry a value the mapping knows, and a body with another one is refused.
+    private func pinDiscriminators(in definitions: inout SchemaDefinitions) {
+        var pinned: [String: [String: [String]]] = [:]
+        var pending: [JSONValue] = [document]
+        while let value = pending.popLast() {
+            switch value {
+            case .array(let elements): pending += elements
+            case .object(let members):
+                pending += members.values
+                guard let discriminator = members["discriminator"], let property = discriminator["propertyName"]?.stringValue
+                else { continue }
+                var mapping = (discriminator["mapping"]?.objectValue ?? [:]).compactMap { value, target in
+                    target.stringValue.map { (value, modelName(reference: $0)) }
+                }
+                // Without a mapping, each alternative is named by its model's name.
+                if mapping.isEmpty {
+                    let alternatives = (members["oneOf"] ?? members["anyOf"])?.arrayValue ?? []
+                    mapping = alternatives.compactMap { $0["$ref"]?.stringValue.map(modelName(reference:)) }.map { ($0, $0) }
+                }
+                for (value, model) in mapping { pinned[model, default: [:]][property, default: []].append(value) }
+                // A base model that maps its subtypes (they `allOf` it) holds one of their values.
+                if let name = componentName(of: members) {
+                    pinned[name, default: [:]][property, default: []] += mapping.map(\.0)
+                }
+            default: continue
+            }
+        }
+        let unpinned = definitions
+        for (model, properties) in pinned {
+            // A subtype that adds nothing to its base (`allOf: [Base]`) is the base's object, pinned on its own.
+            var definition = definitions[model]
+            var followed: Set<String> = []
+            while case .ref(let name)? = definition, followed.insert(name).inserted { definition = unpinned[name] }
+            guard case .object(var object)? = definition else { continue }
+            for (name, values) in properties {
+                guard case .string(var constraints)? = object[name]?.schema, constraints.values == nil else { continue }
+                constraints.values = Array(Set(values)).sorted()
+                object[name]?.schema = .string(constraints)
+            }
+            definitions[model] = .object(object)
+        }
+    }
+
+    /// The model a `$ref` names (`#/components/schemas/Cat` → `Cat`, its `x-understudy-model` name if any).
+    private func modelName(reference: String) -> String {
+        let key = String(reference.split(separator: "/").last ?? Substring(reference))
+        return modelNames[key] ?? key
+    }
+
+    /// The model whose component schema is exactly `members`, when it is one.
+    private func componentName(of members: [String: JSONValue]) -> String? {
+        guard let schemas = document["components"]?["schemas"]?.objectValue else { return nil }
+        return schemas.first { $0.value.objectValue == members }.map { modelNames[$0.key] ?? $0.key }
     }
 
     private func objectSchema(_ object: [String: JSONValue]) -> Schema {

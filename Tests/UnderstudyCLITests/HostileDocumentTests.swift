@@ -306,5 +306,18 @@ struct HostileDocumentBinaryTests {
             run.stderr
                 == "error: cannot start the mock: impossible: no Node can exist: its required members lead back to it "
                 + "(Node.child → Node) without end; make one of them optional or nullable, or give it an alternative\n")
+
+        // `lint` names it as an error, with the operations whose bodies it is; a recursive model that ends is clean.
+        let lint = try await CheckCLITests.run(["lint", "--spec", impossible])
+        #expect(lint.status == 1)
+        #expect(
+            lint.stdout.contains(
+                "error no Node can exist: its required members lead back to it (Node.child → Node) without end; "
+                    + "make one of them optional or nullable, or give it an alternative [lint.impossible-cycle]"),
+            "\(lint.stdout)")
+        #expect(lint.stdout.contains("endpoints (3): GET /nodes, GET /nodes/{id}, POST /nodes"), "\(lint.stdout)")
+        let recursive = try HostileDocumentTests.write(HostileDocumentTests.recursive, "recursive.json")
+        let clean = try await CheckCLITests.run(["lint", "--spec", recursive])
+        #expect(!clean.stdout.contains("lint.impossible-cycle"), "\(clean.stdout)")
     }
 }

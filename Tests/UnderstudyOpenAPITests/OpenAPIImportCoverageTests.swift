@@ -47,6 +47,42 @@ struct OpenAPIImportCoverageTests {
         #expect(exported["additionalProperties"] == ["type": "string"])
     }
 
+    /// A discriminator's mapping pins the value on each model it names (a generated `Cat` has `petType` "cat", never
+    /// "golf"), and a base model that maps its subtypes (Polaris's `Catalog`) holds one of their values.
+    @Test func discriminatorMappingsPinTheirValues() throws {
+        let document = """
+            {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {
+              "Pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+                "discriminator": {"propertyName": "petType", "mapping": {"cat": "#/components/schemas/Cat"}}},
+              "Cat": {"type": "object", "required": ["petType"], "properties": {"petType": {"type": "string"}}},
+              "Dog": {"type": "object", "required": ["petType"], "properties": {"petType": {"type": "string"}}},
+              "Catalog": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+                "discriminator": {"propertyName": "type", "mapping": {
+                  "INTERNAL": "#/components/schemas/PolarisCatalog", "EXTERNAL": "#/components/schemas/ExternalCatalog"}}},
+              "PolarisCatalog": {"allOf": [{"$ref": "#/components/schemas/Catalog"}]},
+              "ExternalCatalog": {"allOf": [{"$ref": "#/components/schemas/Catalog"}]}}}}
+            """
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "t.json", fallbackID: "t")
+        func values(_ model: String, _ property: String) -> [String]? {
+            guard case .object(let object)? = spec.definitions[model], case .string(let constraints)? = object[property]?.schema
+            else { return nil }
+            return constraints.values
+        }
+        #expect(values("Cat", "petType") == ["cat"])
+        // Only Cat is mapped: Dog keeps its name, as OpenAPI's implicit mapping does only without a mapping.
+        #expect(values("Dog", "petType") == nil)
+        #expect(values("Catalog", "type") == ["EXTERNAL", "INTERNAL"])
+        #expect(values("PolarisCatalog", "type") == ["INTERNAL"])
+        #expect(values("ExternalCatalog", "type") == ["EXTERNAL"])
+        var generator = FixtureGenerator(seed: 3, definitions: spec.definitions)
+        for _ in 0..<20 {
+            let pet = generator.value(for: .ref("Pet"))
+            #expect(Validator(definitions: spec.definitions).validate(pet, against: .ref("Pet")).isEmpty, "\(pet)")
+            #expect(["EXTERNAL", "INTERNAL"].contains(generator.value(for: .ref("Catalog"))["type"]?.stringValue ?? ""))
+        }
+        #expect(!Validator(definitions: spec.definitions).validate(["petType": "golf"], against: .ref("Cat")).isEmpty)
+    }
+
     @Test func allOfMergesPropertiesAndTheRequiredOfEveryPart() throws {
         let spec = try Self.document("petstore.yaml")
         guard case .object(let pet)? = spec.definitions["Pet"] else {

@@ -9,6 +9,8 @@ extension RuleID {
     public static let sampleClient: RuleID = "lint.sample-client"
     /// A contradiction the spec records by hand (``Ambiguity/Kind/contradiction``).
     public static let contradiction: RuleID = "lint.contradiction"
+    /// A model no value satisfies: its required members lead back to it without end.
+    public static let impossibleCycle: RuleID = "lint.impossible-cycle"
 }
 
 /// One place where a document contradicts itself, reported once with every place it touches.
@@ -115,6 +117,20 @@ public enum DocumentLint {
             }
         }
 
+        for cycle in SchemaCycles.impossible(in: spec.definitions) {
+            let model = cycle.first ?? ""
+            let users = spec.endpoints.filter { endpoint in
+                [endpoint.request, endpoint.response].contains {
+                    $0.map { reaches(model, from: $0.schema, in: spec.definitions) } == true
+                }
+            }
+            groups["\(RuleID.impossibleCycle) \(model)"] = Contradiction(
+                severity: .error, rule: .impossibleCycle, id: "\(RuleID.impossibleCycle.rawValue): \(model)",
+                message: SchemaCycles.describe(cycle, in: spec.definitions),
+                resolution: "no server can send one and no mock can make one: understudy mock refuses the document",
+                places: users.map { Contradiction.Place(endpoint: $0.id, example: "model", pointer: .root) })
+        }
+
         var contradictions = groups.values.sorted { ($0.severity.order, $0.id) > ($1.severity.order, $1.id) }
         for index in contradictions.indices { contradictions[index].places.sort() }
         for ambiguity in spec.ambiguities where ambiguity.kind == .contradiction {
@@ -126,6 +142,20 @@ public enum DocumentLint {
                         ?? []))
         }
         return contradictions
+    }
+
+    /// Whether `schema` refers to the model `name`, directly or through other models.
+    private static func reaches(_ name: String, from schema: Schema, in definitions: SchemaDefinitions) -> Bool {
+        var pending = [schema]
+        var seen: Set<String> = []
+        while let next = pending.popLast() {
+            if next.references(name) { return true }
+            for (model, definition) in definitions where !seen.contains(model) && next.references(model) {
+                seen.insert(model)
+                pending.append(definition)
+            }
+        }
+        return false
     }
 
     /// Every example of an endpoint with the model it must match: `request`, then responses by status.

@@ -173,7 +173,8 @@ extension Schema {
         switch self {
         case .ref(let reference): reference == name
         case .array(let array): array.items.references(name)
-        case .object(let object): object.properties.contains { $0.schema.references(name) }
+        case .object(let object):
+            object.properties.contains { $0.schema.references(name) } || object.additionalProperties.references(name)
         case .map(let map): map.keys.references(name) || map.values.references(name)
         case .pairs(let key, let value): key.references(name) || value.references(name)
         case .oneOf(let alternatives): alternatives.contains { $0.references(name) }
@@ -195,6 +196,9 @@ extension Schema {
             for index in object.properties.indices {
                 object.properties[index].schema = object.properties[index].schema.resolvingReferences(
                     in: definitions, visiting: visiting)
+            }
+            if case .typed(let values) = object.additionalProperties {
+                object.additionalProperties = .typed(values.resolvingReferences(in: definitions, visiting: visiting))
             }
             return .object(object)
         case .map(var map):
@@ -632,5 +636,12 @@ private struct RecordingSingleValueContainer: SingleValueDecodingContainer {
         let result = try recording.context.schemaAndValue(type)
         if recording.value == nil { recording.value = result.schema }
         return result.value
+    }
+}
+
+extension AdditionalProperties {
+    /// Whether the schema of undeclared members contains `.ref(name)`.
+    func references(_ name: String) -> Bool {
+        if case .typed(let values) = self { values.references(name) } else { false }
     }
 }
