@@ -11,12 +11,23 @@ import UnderstudySpecs
 struct Benchmarks {
     static func main() throws {
         let arguments = CommandLine.arguments
-        // The parse alone of a file, for scripts that set a command's time and memory beside it.
+        // The parse alone of a file, or the app's decode alone (`--app-decode API "GET /path" FILE`), for scripts
+        // that set a command's time and memory beside them.
         if let index = arguments.firstIndex(of: "--parse-only"), index + 1 < arguments.count {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[index + 1])))
             let start = ContinuousClock.now
             let value = try JSONParser().parse(bytes)
             print("parsed \(bytes.count) bytes in \(ContinuousClock.now - start): \(value.objectValue?.count ?? 0) members")
+            return
+        }
+        if let index = arguments.firstIndex(of: "--app-decode"), index + 3 < arguments.count,
+            let spec = Specs.named(arguments[index + 1])?.first,
+            let model = spec.endpoint(arguments[index + 2])?.response
+        {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[index + 3])))
+            let start = ContinuousClock.now
+            let error = model.decodeError(bytes, settings: spec.app.decoder)
+            print("decoded \(bytes.count) bytes as \(model.name) in \(ContinuousClock.now - start): \(error.map { "\($0)" } ?? "ok")")
             return
         }
         let iterations = arguments.firstIndex(of: "--iterations").flatMap { Int(arguments[$0 + 1]) } ?? 5

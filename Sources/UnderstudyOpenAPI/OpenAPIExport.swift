@@ -112,8 +112,13 @@ public enum OpenAPIExport {
                 "bearerAuth": .b(bearer),
             ]
         case .oauth2(let tokenPath):
+            // The path comes from an imported document: one no URL reads is percent-encoded, never trapped on.
+            guard
+                let tokenURL = URL(string: tokenPath)
+                    ?? tokenPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed).flatMap(URL.init(string:))
+            else { return ["bearerAuth": .b(bearer)] }
             let flows = OpenAPI.OAuthFlows(
-                clientCredentials: .init(tokenUrl: URL(string: tokenPath)!, scopes: ["public": "Read public data"]))
+                clientCredentials: .init(tokenUrl: tokenURL, scopes: ["public": "Read public data"]))
             return ["oauth2": .b(.oauth2(flows: flows, description: "OAuth 2 bearer tokens from \(tokenPath)"))]
         }
     }

@@ -83,6 +83,21 @@ struct OpenAPIImportCoverageTests {
         #expect(!Validator(definitions: spec.definitions).validate(["petType": "golf"], against: .ref("Cat")).isEmpty)
     }
 
+    /// A token URL no `URL` reads (a space in it) came from the document: the export encodes it, never traps.
+    @Test func anUnreadableTokenURLIsExportedEncoded() throws {
+        let document = """
+            {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {
+              "securitySchemes": {"oauth": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "/oauth/to ken", "scopes": {}}}}}}}
+            """
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "t.json", fallbackID: "t")
+        #expect(spec.auth == .oauth2(tokenPath: "/oauth/to ken"))
+        let exported = try JSONValue(parsing: try OpenAPIExport.json(spec))
+        #expect(
+            exported["components"]?["securitySchemes"]?["oauth2"]?["flows"]?["clientCredentials"]?["tokenUrl"]
+                == "/oauth/to%20ken")
+    }
+
     @Test func allOfMergesPropertiesAndTheRequiredOfEveryPart() throws {
         let spec = try Self.document("petstore.yaml")
         guard case .object(let pet)? = spec.definitions["Pet"] else {
