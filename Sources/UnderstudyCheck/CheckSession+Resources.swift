@@ -13,10 +13,11 @@ extension CheckSession {
     /// seen (one it created first), and under a nested collection, its parent's item; else a value found in
     /// earlier answers (``ParameterDiscovery``). With `guessing`, what is still missing is the document's example
     /// or a value generated from the parameter's schema; without it, `nil` until earlier answers say.
-    func pathValues(for endpoint: AnyEndpoint, guessing: Bool) -> PathValues? {
+    /// - Parameter preset: values decided already (a probe's unknown id), before `--param`.
+    func pathValues(for endpoint: AnyEndpoint, guessing: Bool, preset: [String: String] = [:]) -> PathValues? {
         let segments = endpoint.path.segments
-        var values: [String: String] = [:]
-        for name in endpoint.path.parameterNames { values[name] = options.parameters[name] }
+        var values = preset
+        for name in endpoint.path.parameterNames where values[name] == nil { values[name] = options.parameters[name] }
         let (ledger, bodies) = state.withLock { ($0.items, $0.bodies) }
         if let (resource, _) = graph.role(of: endpoint.id) {
             let known = knownValues(of: resource, ledger: ledger, itemLevel: segments.count > resource.collection.segments.count)

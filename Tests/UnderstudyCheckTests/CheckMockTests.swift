@@ -169,6 +169,8 @@ struct CheckMockTests {
             #expect(Self.problems(report) == [])
             #expect(report.coverage.reached == Intra42.spec.endpoints.count)
             #expect(report.endpoints.first { $0.endpoint == "POST /oauth/token" }?.elicited.contains(200) == true)
+            // The probes ask for a slot no answer named yet, with and without the token: 404, then 401.
+            #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.elicited == [204, 401, 404])
         }
     }
 

@@ -45,13 +45,30 @@ struct NegativeProbes {
             if endpoint.method == .get, let probe = invalidQuery(endpoint, path: path) { probes.append(probe) }
             if endpoint.method != .get, let probe = malformedBody(endpoint, path: path) { probes.append(probe) }
         }
+        // A write on an item no answer named yet (the items the writes will make, `DELETE /v2/slots/{id}`) is still
+        // asked with an unknown id, with and without a credential: both probes put one there anyway.
+        let unnamed = spec.endpoints.compactMap { endpoint -> (AnyEndpoint, [String: String])? in
+            if case .role = endpoint.auth { return nil }
+            guard endpoint.method != .get, session.options.allowWrites, session.canCall(endpoint),
+                !reachable.contains(where: { $0.0.id == endpoint.id }), let name = endpoint.path.parameterNames.last,
+                let parameter = endpoint.parameters.first(where: { $0.location == .path && $0.name == name }),
+                let path = session.pathValues(
+                    for: endpoint, guessing: false,
+                    preset: [name: Self.unknownValue(for: parameter, seed: session.options.seed)])?.values
+            else { return nil }
+            return (endpoint, path)
+        }
+        for (endpoint, path) in unnamed {
+            if let probe = unknownID(endpoint, path: path) { probes.append(probe) }
+        }
         // Authentication is one middleware in front of every route: the token variants go to one endpoint, so a
         // server that gets them wrong is not reported once per route; a request without a credential goes to every
         // endpoint that documents its 401 (what its refusal looks like is the document's per operation).
         // One that documents its 401 first: an imported operation may document none.
+        let asked = reachable + unnamed
         let protected =
-            reachable.filter { $0.0.auth.isProtected && $0.0.documents(.unauthorized) }
-            + reachable.filter { $0.0.auth.isProtected && !$0.0.documents(.unauthorized) }
+            asked.filter { $0.0.auth.isProtected && $0.0.documents(.unauthorized) }
+            + asked.filter { $0.0.auth.isProtected && !$0.0.documents(.unauthorized) }
         let reads = protected.filter { $0.0.method == .get }
         if let target = reads.first(where: { $0.0.path.parameterNames.isEmpty }) ?? reads.first ?? protected.first {
             probes += unauthenticated(target.0, path: target.1)
