@@ -150,6 +150,23 @@ struct ProbeDriftTests {
         ["/v2/me": authorized(.json(DriftTests.fixture(Intra42.spec, "GET /v2/me").serialized()), headers)]
     }
 
+    /// Doorkeeper's challenge on a 401.
+    static let doorkeeper = [("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)]
+
+    static let campus = DriftTests.fixture(Intra42.spec, "GET /v2/campus/{id}").serialized()
+
+    /// `GET /v2/me` (refusing without the token, with Doorkeeper's challenge), the campus it names answered with
+    /// `known`, and the probes' unknown campus with `unknown`.
+    static func meAndCampus(
+        known: CannedServer.Answer, unknown: CannedServer.Answer
+    ) throws -> [String: CannedServer.Answer] {
+        let id = try #require(DriftTests.fixture(Intra42.spec, "GET /v2/me")["campus"]?[0]?["id"]?.numberValue?.literal)
+        var answers = me(doorkeeper)
+        answers["/v2/campus/\(id)"] = known
+        answers["/v2/campus/2147483646"] = unknown
+        return answers
+    }
+
     /// `answer` for the run's token; otherwise 42's 401 with `headers`.
     static func authorized(_ answer: CannedServer.Answer, _ headers: [(String, String)]) -> CannedServer.Answer {
         let refusal = CannedServer.Answer.json(
@@ -160,7 +177,7 @@ struct ProbeDriftTests {
     @Test func aDoorkeeperRefusalWithItsChallengeIsClean() async throws {
         let (lines, _) = try await Self.check(
             Intra42.spec, ["GET /v2/me"],
-            Self.me([("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)]))
+            Self.me(Self.doorkeeper))
         #expect(lines == [])
     }
 
@@ -173,15 +190,10 @@ struct ProbeDriftTests {
     }
 
     @Test func aStatusNoDocumentNamesIsExpectedWithAWarning() async throws {
-        // 42: no document names the 404 for an unknown id; the spec assumes it.
-        let me = DriftTests.fixture(Intra42.spec, "GET /v2/me")
-        let campus = DriftTests.fixture(Intra42.spec, "GET /v2/campus/{id}").serialized()
-        let id = try #require(me["campus"]?[0]?["id"]?.numberValue?.literal)
-        let challenge = [("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)]
-        var answers = Self.me(challenge)
-        // Every route refuses a request without the token: each documents its 401, and each is asked.
-        answers["/v2/campus/\(id)"] = Self.authorized(.json(campus), challenge)
-        answers["/v2/campus/2147483646"] = Self.authorized(.json(campus), challenge)
+        // 42: no document names the 404 for an unknown id; the spec assumes it. Every route refuses a request without
+        // the token: each documents its 401, and each is asked.
+        let campus = Self.authorized(.json(Self.campus), Self.doorkeeper)
+        let answers = try Self.meAndCampus(known: campus, unknown: campus)
         let (lines, messages) = try await Self.check(Intra42.spec, ["GET /v2/me", "GET /v2/campus/{id}"], answers)
         #expect(lines == ["warning probe.not-found-status GET /v2/campus/{id} /"])
         #expect(messages == ["an unknown id (2147483646) was answered with 200, not 404"])
@@ -190,14 +202,9 @@ struct ProbeDriftTests {
     /// One route that forgets its guard (the issue's `visibility=friends`-style bug) is found though the route the
     /// token variants go to refuses them all: a request without a token goes to every route documenting its 401.
     @Test func aRouteThatLetsARequestWithoutATokenThroughIsFound() async throws {
-        let me = DriftTests.fixture(Intra42.spec, "GET /v2/me")
-        let campus = DriftTests.fixture(Intra42.spec, "GET /v2/campus/{id}").serialized()
-        let id = try #require(me["campus"]?[0]?["id"]?.numberValue?.literal)
-        let challenge = [("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)]
-        var answers = Self.me(challenge)
-        answers["/v2/campus/\(id)"] = .json(campus)
-        answers["/v2/campus/2147483646"] = Self.authorized(
-            .json(#"{"error":"Not Found","message":"Not Found"}"#, status: 404), challenge)
+        let notFound = CannedServer.Answer.json(#"{"error":"Not Found","message":"Not Found"}"#, status: 404)
+        let answers = try Self.meAndCampus(
+            known: .json(Self.campus), unknown: Self.authorized(notFound, Self.doorkeeper))
         let (lines, messages) = try await Self.check(Intra42.spec, ["GET /v2/me", "GET /v2/campus/{id}"], answers)
         #expect(lines == ["error probe.auth-not-refused GET /v2/campus/{id} /"])
         #expect(messages == ["a request without a token was answered with 200, not 401"])
