@@ -19,7 +19,7 @@ struct Check: AsyncParsableCommand {
             failed, 64 bad usage.
             """)
 
-    @Option(help: "The API (fitness, achievements, apinest, videgreniers, easyco, intra42).")
+    @Option(help: "The API (\(APISelection.oneAPIList)).")
     var api: APISelection?
 
     @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to check the server against, instead of --api.")
@@ -135,7 +135,7 @@ struct Check: AsyncParsableCommand {
             if let problem = credentials.problem(for: spec) { throw ValidationError(problem) }
         }
         _ = try parameters()
-        let selection = api.map { "--api \($0.rawValue)" } ?? "--spec \(spec ?? "")"
+        let selection = api.map { "--api \($0.name)" } ?? "--spec \(spec ?? "")"
         for id in endpoint where !specs.contains(where: { $0.endpoint(id) != nil }) {
             throw ValidationError("no endpoint \"\(id)\" in \(selection); see `understudy list \(selection)`")
         }
@@ -295,7 +295,7 @@ struct AppDecoderConfiguration {
 
     /// The settings this file gives `api`, over `default`; `nil` when the file says nothing of it.
     func settings(for api: String, default settings: DecoderSettings) throws -> DecoderSettings? {
-        guard let entry = apps[api] ?? apps["apinest"].flatMap({ ["fitness", "achievements"].contains(api) ? $0 : nil })
+        guard let entry = apps[api] ?? Specs.backend(serving: api).flatMap({ apps[$0.name] })
         else { return nil }
         var result = settings
         if let text = entry["dates"]?.stringValue {

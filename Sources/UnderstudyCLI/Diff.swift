@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 import UnderstudyOpenAPI
 
 /// `understudy diff`: breaking-change detection between spec versions.
@@ -25,7 +26,7 @@ struct Diff: ParsableCommand {
     @Option(help: "Compare the current descriptors with this folder of canonical specs (the committed baseline).")
     var baseline: String?
 
-    @Option(help: "Limit to one API (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
+    @Option(help: "Limit to one API (\(Specs.selectorList)).")
     var api: APISelection = .all
 
     @Option(help: "Output format: text, json, github or markdown.")

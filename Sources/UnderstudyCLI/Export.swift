@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 import UnderstudyOpenAPI
 
 /// `understudy export`: the canonical spec JSON of each API, the baseline committed under `specs/`, or
@@ -10,7 +11,7 @@ struct Export: ParsableCommand {
         abstract: "Write the canonical spec JSON (or OpenAPI 3.1 document) of each API, sorted and stable, into a folder."
     )
 
-    @Option(help: "The API to export (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
+    @Option(help: "The API to export (\(Specs.selectorList)).")
     var api: APISelection = .all
 
     @Option(help: "The folder to write <api>.json (or .openapi.json, .openapi.yaml) files into; created if missing.")

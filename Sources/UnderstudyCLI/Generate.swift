@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 /// `understudy generate`: seeded fixtures for every endpoint.
 struct Generate: ParsableCommand {
@@ -12,7 +13,7 @@ struct Generate: ParsableCommand {
             from the schema. The same seed always writes the same bytes.
             """)
 
-    @Option(help: "The API (fitness, achievements, apinest, videgreniers, easyco, intra42, all).")
+    @Option(help: "The API (\(Specs.selectorList)).")
     var api: APISelection?
 
     @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to write fixtures for, with --api's or alone. Repeatable.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 /// `understudy lint`: where a document contradicts itself.
 struct Lint: ParsableCommand {
@@ -15,7 +16,7 @@ struct Lint: ParsableCommand {
 
     @Option(
         help:
-            "The API to lint (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec."
+            "The API to lint (\(Specs.selectorList)). Default: all, or none with --spec."
     )
     var api: APISelection?
 

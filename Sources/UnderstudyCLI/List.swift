@@ -1,13 +1,14 @@
 import Foundation
 import ArgumentParser
 import UnderstudyCore
+import UnderstudySpecs
 
 /// `understudy list`: every endpoint with its auth and models.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List every endpoint: API, method, path, auth, request and response models.")
 
-    @Option(help: "The API to list (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec.")
+    @Option(help: "The API to list (\(Specs.selectorList)). Default: all, or none with --spec.")
     var api: APISelection?
 
     @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to list, with --api's or alone. Repeatable.")

@@ -3,11 +3,12 @@ import Foundation
 import UnderstudyCore
 import UnderstudyMock
 import UnderstudyMockServer
+import UnderstudySpecs
 
 /// `understudy mock`: serves the mock APIs until interrupted.
 struct Mock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve stateful, fixture-based mock servers of the APIs (all five by default, each on its own port).",
+        abstract: "Serve stateful, fixture-based mock servers of the APIs (every built-in API by default, each on its own port).",
         discussion: """
             Prints a table of base URLs, then ready credentials for seeded users. Admin routes on every server: \
             POST /__understudy/reset (seed state), POST /__understudy/token {"user": ID} (a token), \
@@ -16,7 +17,7 @@ struct Mock: AsyncParsableCommand {
 
     @Option(
         help:
-            "The API to serve (fitness, achievements, apinest, videgreniers, easyco, intra42, all). Default: all, or none with --spec."
+            "The API to serve (\(Specs.selectorList)). Default: all, or none with --spec."
     )
     var api: String?
 
@@ -86,7 +87,7 @@ struct Mock: AsyncParsableCommand {
     func validate() throws {
         guard api.map({ MockLauncher.labels(for: $0) != nil }) ?? true else {
             throw ValidationError(
-                "unknown API \"\(api ?? "")\"; use fitness, achievements, apinest, videgreniers, easyco, intra42 or all"
+                "unknown API \"\(api ?? "")\"; use one of \(Specs.selectorList)"
             )
         }
         do { _ = try ServerAddress(host) } catch { throw ValidationError("--host: \(error)") }

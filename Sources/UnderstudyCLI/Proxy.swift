@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import UnderstudyCheck
 import UnderstudyCore
+import UnderstudySpecs
 
 /// `understudy proxy`: a validating reverse proxy in front of a real server.
 struct Proxy: AsyncParsableCommand {
@@ -17,7 +18,7 @@ struct Proxy: AsyncParsableCommand {
             2 the proxy could not start or write a report, 64 bad usage.
             """)
 
-    @Option(help: "The API (fitness, achievements, apinest, videgreniers, easyco, intra42).")
+    @Option(help: "The API (\(APISelection.oneAPIList)).")
     var api: APISelection
 
     @Option(help: "The real server's base URL, e.g. https://staging.example.com.")
@@ -85,7 +86,7 @@ struct Proxy: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: cannot start the proxy on \(host):\(port): \(error)\n".utf8))
             throw ExitStatus.toolFailure
         }
-        let banner = "Proxying \(proxy.baseURL.absoluteString) -> \(proxy.upstream) (\(api.rawValue)). Ctrl-C stops.\n"
+        let banner = "Proxying \(proxy.baseURL.absoluteString) -> \(proxy.upstream) (\(api.name)). Ctrl-C stops.\n"
         FileHandle.standardError.write(Data(banner.utf8))
         let signal = await signals.next()
         await proxy.stop()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 /// `understudy validate`: the findings for a captured response body.
 struct Validate: ParsableCommand {
@@ -12,7 +13,7 @@ struct Validate: ParsableCommand {
             cannot be read or is over --max-bytes, 64 bad usage.
             """)
 
-    @Option(help: "The API (fitness, achievements, videgreniers, easyco, intra42).")
+    @Option(help: "The API (\(Specs.all.map(\.id).joined(separator: ", "))).")
     var api: APISelection?
 
     @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) whose endpoint to validate against, instead of --api.")
@@ -35,7 +36,7 @@ struct Validate: ParsableCommand {
 
     func validate() throws {
         let specs = try SpecFiles.single(api: api, document: spec)
-        guard specs.count == 1 else { throw ValidationError("--api must name one API, not \(api?.rawValue ?? "")") }
+        guard specs.count == 1 else { throw ValidationError("--api must name one API, not \(api?.name ?? "")") }
         guard specs[0].endpoint(endpoint) != nil else {
             let known = specs[0].endpoints.map { "  \($0.id)" }.joined(separator: "\n")
             throw ValidationError("no endpoint \"\(endpoint)\" in \(specs[0].id); known endpoints:\n\(known)")

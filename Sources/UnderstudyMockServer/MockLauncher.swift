@@ -4,12 +4,12 @@ import UnderstudyMock
 
 /// Starts the mocks an `--api` selector names, each on its own port, as `understudy mock` does.
 ///
-/// With `all`, five servers start: fitness and achievements each get a port but share one apinest
-/// behaviour (one backend, one state), then VideGreniers, EasyCo and 42.
+/// With `all`, one server per spec of the built-in APIs starts: fitness and achievements each get a port but share
+/// one apinest behaviour (one backend, one state), then VideGreniers, EasyCo and 42.
 public struct MockLauncher: Sendable {
     /// One running server and what it serves.
     public struct Running: Sendable {
-        /// `fitness`, `achievements`, `apinest`, `videgreniers`, `easyco` or `intra42`.
+        /// An `--api` selector but `all` (`fitness`, `apinest`, …), or an imported document's id.
         public let label: String
         public let server: MockServer
         public let behaviour: any MockBehaviour
@@ -38,11 +38,8 @@ public struct MockLauncher: Sendable {
 
     /// The labels a selector starts, in order.
     public static func labels(for selector: String) -> [String]? {
-        switch selector {
-        case "all": ["fitness", "achievements", "videgreniers", "easyco", "intra42"]
-        case "fitness", "achievements", "apinest", "videgreniers", "easyco", "intra42": [selector]
-        default: nil
-        }
+        if selector == "all" { return MockAPI.allCases.flatMap { $0.specs.map(\.id) } }
+        return MockAPI.named(selector) == nil ? nil : [selector]
     }
 
     /// Starts every server of `selector`, then one ``ResourceMock`` (``FixtureMock`` when ``stateless``) per spec in

@@ -41,7 +41,7 @@ extension CLITests {
         let specs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("specs").path
         #expect(try Diff.changes(old: specs, new: folder.path, baseline: nil, api: .all) == [])
-        #expect(try Diff.changes(old: yaml[0], new: specs, baseline: nil, api: .intra42) == [])
+        #expect(try Diff.changes(old: yaml[0], new: specs, baseline: nil, api: #require(APISelection(argument: "intra42"))) == [])
     }
 
     @Test func binaryDiffReadsOpenAPIDocuments() throws {

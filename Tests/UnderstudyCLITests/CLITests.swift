@@ -107,7 +107,7 @@ struct CLITests {
         var document = try JSONValue(parsing: Array(try Data(contentsOf: file))).objectValue!
         document["endpoints"] = .array(document["endpoints"]!.arrayValue!.filter { $0["id"] != "POST /activities/{id}/leave" })
         try Data(JSONValue.object(document).serialized(.pretty).utf8).write(to: file)
-        let changes = try Diff.changes(old: specs, new: folder.path, baseline: nil, api: .fitness)
+        let changes = try Diff.changes(old: specs, new: folder.path, baseline: nil, api: #require(APISelection(argument: "fitness")))
         #expect(changes.map(\.line) == ["breaking diff.endpoint-removed fitness POST /activities/{id}/leave: the endpoint was removed"])
         #expect(throws: (any Error).self) { try Diff.load(folder.appendingPathComponent("missing").path) }
     }

@@ -282,7 +282,7 @@ struct SpecMockTests {
         let listed = List.render(try SpecFiles.specs(api: nil, documents: [Self.petstore]), format: .text)
         #expect(listed.hasSuffix("6 endpoints\n"))
         #expect(listed.contains("petstore  GET     /pets/{petId}"))
-        let both = try SpecFiles.specs(api: .fitness, documents: [Self.inventory])
+        let both = try SpecFiles.specs(api: APISelection(argument: "fitness"), documents: [Self.inventory])
         #expect(both.map(\.id) == ["fitness", "inventory"])
     }
 

@@ -4,6 +4,7 @@ import Testing
 import UnderstudyCore
 import UnderstudyMock
 import UnderstudyMockServer
+import UnderstudySpecs
 
 @testable import UnderstudyCLI
 
@@ -71,6 +72,28 @@ struct StatefulSpecMockTests {
             #expect(gone.json?["status"] == 404)
             #expect(try await Self.send("DELETE", "\(base)/owners/\(id)").status == 404)
         }
+    }
+
+    /// A built-in backend that `UnderstudyMock` gives no overlay is served from its resources alone: a spec folder and
+    /// a line in ``Specs/builtIn`` make a stateful mock, in process as on a socket.
+    @Test func aBuiltInAPIWithoutAnOverlayKeepsItsItems() async throws {
+        let spec = try #require(try SpecFiles.specs(api: nil, documents: [SpecMockTests.shelter]).first)
+        let api = MockAPI(BuiltInAPI(spec))
+        let behaviour = try await api.makeBehaviour(configuration: MockConfiguration())
+        #expect(behaviour is ResourceMock)
+        let engine = MockEngine(behaviour: behaviour)
+        let base = spec.basePath
+        let created = await engine.respond(
+            to: RawRequest(
+                method: "POST", path: "\(base)/owners", headers: ["content-type": "application/json"],
+                body: Array(#"{"name": "Inès Morel", "city": "Lyon"}"#.utf8)))
+        #expect(created.status == 201)
+        let id = try #require(try JSONValue(parsing: created.body)["id"]?.numberValue?.intValue)
+        let read = await engine.respond(to: RawRequest(method: "GET", path: "\(base)/owners/\(id)"))
+        #expect(read.status == 200)
+        #expect(try JSONValue(parsing: read.body)["name"] == "Inès Morel")
+        // The overlays keep their own behaviours.
+        #expect(try await MockAPI.videgreniers.makeBehaviour(configuration: MockConfiguration()) is VideGreniersMock)
     }
 
     @Test func nestedItemsLiveUnderTheirParentAndGoWithIt() async throws {

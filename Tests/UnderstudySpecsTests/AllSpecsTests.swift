@@ -53,6 +53,17 @@ struct AllSpecsTests {
         #expect(Specs.named("nope") == nil)
     }
 
+    /// One registry: the selectors, the backends and each spec's backend all come from ``Specs/builtIn``.
+    @Test func theRegistryNamesEveryBackendAndSelector() {
+        #expect(Specs.builtIn.map(\.name) == ["apinest", "videgreniers", "easyco", "intra42"])
+        #expect(Specs.selectors == ["fitness", "achievements", "apinest", "videgreniers", "easyco", "intra42", "all"])
+        #expect(Specs.backend(serving: "achievements")?.name == "apinest")
+        #expect(Specs.backend(serving: "intra42")?.specs.map(\.id) == ["intra42"])
+        #expect(Specs.backend(serving: "apinest") == nil)
+        for selector in Specs.selectors { #expect(Specs.named(selector) != nil, "\(selector)") }
+        #expect(Set(Specs.builtIn.map(\.name)).count == Specs.builtIn.count)
+    }
+
     @Test func everyPathParameterIsDescribed() {
         for spec in Specs.all {
             for endpoint in spec.endpoints {
