@@ -91,6 +91,13 @@ struct Check: AsyncParsableCommand {
             valueName: "percent"))
     var minCoverage: Double?
 
+    @Flag(
+        help: """
+            Treat findings that rest on the spec's assumptions (a status or a query value no document names; \
+            `understudy lint` lists them) as errors; otherwise they are warnings that name the assumption.
+            """)
+    var strict = false
+
     @Flag(help: "Show notes (the spec's choices, the document's examples) in the text output; JSON always has them.")
     var notes = false
 
@@ -198,12 +205,13 @@ struct Check: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = CheckOptions(
+        var options = CheckOptions(
             baseURL: baseURL, credentials: try makeCredentials(), parameters: try parameters(), allowWrites: allowWrites,
             probes: !noProbes, endpoints: endpoint.isEmpty ? nil : Set(endpoint), concurrency: concurrency,
             transport: HTTPTransport.Options(
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries),
             maximumFindingsPerResponse: maxFindingsPerResponse, minimumCoverage: minCoverage.map { $0 / 100 })
+        options.strict = strict
         var reports: [CheckReport] = []
         let transport = HTTPTransport(options: options.transport)
         for spec in try appSpecs() {

@@ -156,7 +156,8 @@ public enum CheckReportRenderer {
         for finding in findings {
             let level = finding.severity == .error ? "error" : finding.severity == .warning ? "warning" : "notice"
             let place = [finding.endpoint, finding.location].compactMap { $0 }.joined(separator: " ")
-            let count = finding.occurrences > 1 ? " (×\(finding.occurrences))" : ""
+            let count = (finding.occurrences > 1 ? " (×\(finding.occurrences))" : "")
+                + (finding.basis == .document ? "" : " (\(finding.basis))")
             output += "::\(level) title=\(SpecChangeRenderer.escape(finding.rule.rawValue))::"
             output += SpecChangeRenderer.escape(place + ": " + finding.message + count) + "\n"
         }
@@ -175,7 +176,7 @@ public enum CheckReportRenderer {
 
     /// `error /data/0/id: message [rule] expected …, found …`, with the curl line.
     static func line(_ finding: Diagnostic) -> String {
-        var text = "\(finding.severity) \(finding.summary) [\(finding.rule)]"
+        var text = "\(finding.severity) \(finding.summary) \(finding.tag)"
         if finding.occurrences > 1 { text += " ×\(finding.occurrences)" }
         if !finding.examples.isEmpty { text += "\n  e.g. \(finding.examples.joined(separator: "; "))" }
         if let expected = finding.expected { text += "\n  expected: \(expected)" }

@@ -37,6 +37,9 @@ public struct CheckOptions: Sendable {
     public var maximumFindingsPerResponse: Int
     /// The share of operations (0 to 1) a run must reach, or it fails with a finding (`--min-coverage`).
     public var minimumCoverage: Double?
+    /// Whether findings that rest on an assumption of the spec keep their severity (`--strict`); otherwise they
+    /// are warnings at most.
+    public var strict = false
 
     public init(
         baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
@@ -143,7 +146,8 @@ final class CheckSession: Sendable {
         inspector = ResponseInspector(spec: spec, maximumBodyBytes: options.transport.maximumBodyBytes)
         graph = ResourceGraph(spec: spec)
         let ledger = FindingLedger(
-            redactor: options.credentials.redactor, maximumPerResponse: options.maximumFindingsPerResponse)
+            redactor: options.credentials.redactor, maximumPerResponse: options.maximumFindingsPerResponse,
+            strict: options.strict)
         state = Locked(State(ledger: ledger, token: options.credentials.token))
     }
 

@@ -13,8 +13,13 @@ extension RuleID {
 /// requests repeat it. One answer adds at most ``maximumPerResponse`` distinct findings; the rest become
 /// one "and N more like this". Secrets learnt along the way (a token obtained by signing in, one seen in
 /// traffic) are added to the redactor before anything that could contain them is recorded.
+///
+/// A finding that rests on an assumption of the spec (``Diagnostic/Basis``) is recorded as a warning at most, unless
+/// the ledger is ``strict`` (`--strict`): a team can gate CI on what the documents say.
 struct FindingLedger {
     var redactor: Redactor
+    /// Whether findings that rest on an assumption keep their severity.
+    var strict = false
     /// The most distinct findings one answer adds.
     var maximumPerResponse: Int
     /// Every finding, merged, in the order first seen.
@@ -25,13 +30,15 @@ struct FindingLedger {
         var rule: RuleID
         var endpoint: String?
         var location: JSONPointer
+        var basis: Diagnostic.Basis
         /// What a finding that judges no answer says (a note about the document, a skipped endpoint): such
         /// findings are told apart by their message, not merged.
         var statement: String?
     }
 
-    init(redactor: Redactor = Redactor(), maximumPerResponse: Int = 20) {
+    init(redactor: Redactor = Redactor(), maximumPerResponse: Int = 20, strict: Bool = false) {
         self.redactor = redactor
+        self.strict = strict
         self.maximumPerResponse = max(1, maximumPerResponse)
     }
 
@@ -44,9 +51,10 @@ struct FindingLedger {
             var finding = redactor.redact(finding)
             // The decoder's own wording is already in the message; keeping it would repeat it.
             finding.context["decoder"] = nil
+            if finding.basis != .document, !strict { finding.severity = min(finding.severity, .warning) }
             let key = Key(
                 rule: finding.rule, endpoint: finding.endpoint, location: finding.pointer.collapsingIndices,
-                statement: request == nil ? finding.message : nil)
+                basis: finding.basis, statement: request == nil ? finding.message : nil)
             if let position = index[key] {
                 self.findings[position].absorb(finding)
             } else if fresh.count >= maximumPerResponse {
@@ -64,7 +72,7 @@ struct FindingLedger {
                 severity, rule: .findingsCapped, endpoint: first.endpoint,
                 message: "and \(capped.count) more like this in the same answer (--max-findings-per-response \(maximumPerResponse))",
                 context: curl.map { ["curl": $0] } ?? [:])
-            let key = Key(rule: .findingsCapped, endpoint: first.endpoint, location: .root)
+            let key = Key(rule: .findingsCapped, endpoint: first.endpoint, location: .root, basis: .document)
             if let position = index[key] {
                 self.findings[position].occurrences += capped.count
             } else {

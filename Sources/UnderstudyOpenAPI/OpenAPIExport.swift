@@ -74,11 +74,13 @@ public enum OpenAPIExport {
     private static func info(_ spec: APISpec) -> OpenAPI.Document.Info {
         // The canonical spec already renders the decoder settings and the ambiguities.
         let canonical = spec.canonicalJSON
+        var extensions: [String: AnyCodable] = [:]
+        if let assumptions = canonical["assumptions"] { extensions[OpenAPIExtension.assumptions] = assumptions.anyCodable }
         return OpenAPI.Document.Info(
             title: spec.title,
             description: "The \(spec.title) API as its server sends it (the wire contract), described by \(spec.document).",
             version: "\(APISpec.canonicalFormatVersion)",
-            vendorExtensions: [
+            vendorExtensions: extensions.merging([
                 OpenAPIExtension.api: AnyCodable(spec.id),
                 OpenAPIExtension.document: AnyCodable(spec.document),
                 OpenAPIExtension.wire: (canonical["wire"] ?? [:]).anyCodable,
@@ -86,7 +88,7 @@ public enum OpenAPIExport {
                 OpenAPIExtension.optionalKeys: AnyCodable(spec.optionalKeys.rawValue),
                 OpenAPIExtension.errorModel: AnyCodable(spec.errorEnvelope.model.name),
                 OpenAPIExtension.ambiguities: (canonical["ambiguities"] ?? []).anyCodable,
-            ])
+            ]) { $1 })
     }
 
     /// The security scheme names an API's requirements use.

@@ -129,7 +129,11 @@ private struct DocumentImport {
         spec.basePath = basePath()
         // A document's 404 says an operation may answer it, not that an unknown id does: `check` expects it of an
         // unknown id with a warning. Understudy's own exports say what they mean.
-        return info[OpenAPIExtension.api] == nil ? spec.assuming([.notFound]) : spec
+        guard info[OpenAPIExtension.api] == nil else {
+            return spec.assuming(
+                info[OpenAPIExtension.assumptions]?.arrayValue?.compactMap { Assumption(canonical: $0) } ?? [])
+        }
+        return spec.assuming([Assumption(.status(.notFound), ambiguity: "unknown-id-status")])
     }
 
     /// The path of `servers[0].url` (`https://api.example.com/v1` → `/v1`), server variables at their defaults;

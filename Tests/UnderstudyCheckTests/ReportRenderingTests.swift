@@ -92,6 +92,7 @@ struct ReportRenderingTests {
               ],
               "findings": [
                 {
+                  "basis": "document",
                   "context": {
                     "field": "Apinest.Activity.participants"
                   },
@@ -109,6 +110,7 @@ struct ReportRenderingTests {
                   "severity": "error"
                 },
                 {
+                  "basis": "document",
                   "context": {
                     "curl": "curl -sS -i 'http://127.0.0.1:4010/activities' -H \"Authorization: Bearer $UNDERSTUDY_TOKEN\""
                   },
@@ -122,6 +124,7 @@ struct ReportRenderingTests {
                   "severity": "error"
                 },
                 {
+                  "basis": "document",
                   "endpoint": "GET /activities",
                   "message": "property is not in the model; JSONDecoder ignores it",
                   "occurrences": 1,
@@ -242,5 +245,68 @@ struct ReportRenderingTests {
             2 errors, 0 warnings, 1 note (notes not shown: --notes)
 
             """#)
+    }
+
+    /// 42's 404 body on three endpoints: one cause, resting on the `error-statuses` assumption.
+    static func assumedEnvelope(_ endpoint: String, _ login: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "probe.error-envelope", at: JSONPointer(tokens: ["message"]), endpoint: endpoint,
+            message: "the 404 answer to an unknown login \"\(login)\" (/v2/users/\(login)) is not the API's error "
+                + "envelope Intra42.APIError: required property is missing (expected string)",
+            expected: "string", found: "absent"
+        ).assuming("error-statuses")
+    }
+
+    /// Findings that rest on an assumption are warnings but with `--strict`, and say so in every format; the text
+    /// report shows one cause on several endpoints once, naming them, while JSON keeps each place.
+    @Test func anAssumptionIsAWarningThatSaysSoInEveryFormat() {
+        let findings = [
+            Self.assumedEnvelope("GET /v2/users/{login}", "understudy-unknown-1"),
+            Self.assumedEnvelope("GET /v2/users/{login}/coalitions", "understudy-unknown-2"),
+            Self.assumedEnvelope("GET /v2/users/{login}/locations", "understudy-unknown-3"),
+            Diagnostic(.error, rule: .requiredMissing, at: JSONPointer(tokens: ["login"]), endpoint: "GET /v2/me",
+                message: "required property is missing (expected string)"),
+        ]
+        var lenient = FindingLedger()
+        _ = lenient.record(findings, request: nil)
+        #expect(lenient.findings.map(\.severity) == [.warning, .warning, .warning, .error])
+        var strict = FindingLedger(strict: true)
+        _ = strict.record(findings, request: nil)
+        #expect(strict.findings.map(\.severity) == [.error, .error, .error, .error])
+
+        let report = CheckReport(
+            api: "intra42", baseURL: "http://127.0.0.1:4014", findings: lenient.findings,
+            endpoints: findings.map { .init(endpoint: $0.endpoint!, requests: 1, seconds: 0.001) }, seconds: 0.004)
+        #expect(TerminalDiagnosticRenderer().render(report.sortedFindings) == #"""
+            warning /message: the 404 answer to an unknown login "understudy-unknown-1" (/v2/users/understudy-unknown-1) is not the API's error envelope Intra42.APIError: required property is missing (expected string) [probe.error-envelope, assumed: error-statuses], on 3 endpoints
+              GET /v2/users/{login}
+              GET /v2/users/{login}/coalitions
+              GET /v2/users/{login}/locations
+            GET /v2/me
+              error /login: required property is missing (expected string) [schema.required-missing]
+            1 error, 3 warnings, 0 notes
+
+            """#)
+
+        let json = try? JSONValue(parsing: Array(CheckReportRenderer.json([report]).utf8))
+        let places = json?["findings"]?.arrayValue?.filter { $0["rule"] == "probe.error-envelope" } ?? []
+        #expect(places.count == 3)
+        #expect(places.allSatisfy { $0["basis"] == "assumed" && $0["assumption"] == "error-statuses" })
+        #expect(json?["findings"]?.arrayValue?.first { $0["endpoint"] == "GET /v2/me" }?["basis"] == "document")
+
+        let junit = CheckReportRenderer.junit([report], failOn: .warning)
+        #expect(junit.contains("[probe.error-envelope, assumed: error-statuses]"))
+        let github = CheckReportRenderer.github([report])
+        #expect(github.contains("::warning title=probe.error-envelope::GET /v2/users/{login} /message: the 404 answer"))
+        #expect(github.contains("(expected string) (assumed: error-statuses)\n"))
+    }
+
+    /// Values and paths do not split a cause; a status does.
+    @Test func aMessageShapeForgetsValuesButKeepsStatuses() {
+        let shape = TerminalDiagnosticRenderer.shape
+        #expect(shape(#"an unknown login "42" (/v2/users/42/coalitions) was answered with 500"#)
+            == shape(#"an unknown login "x1" (/v2/users/x1) was answered with 500"#))
+        #expect(shape("returned item 3, which does not match it") == shape("returned item 17, which does not match it"))
+        #expect(shape("was answered with 404") != shape("was answered with 400"))
     }
 }

@@ -223,16 +223,16 @@ struct SemanticDriftTests {
     /// The `semantics.*` findings of `check` against the documented server of `api`, whose `endpoint`
     /// answers `items` passed through `apply` (the server's handling of the query).
     static func semantics(
-        _ api: String, _ endpoint: String, items: @escaping @Sendable (JSONValue) -> [JSONValue],
+        _ api: String, _ endpoint: String, strict: Bool = false, items: @escaping @Sendable (JSONValue) -> [JSONValue],
         apply: @escaping @Sendable ([String: String], [JSONValue]) -> [JSONValue]
     ) async throws -> [String] {
-        let (report, _) = try await DocumentedServerTests.check(api, probes: true) { described, query, body in
+        let (report, _) = try await DocumentedServerTests.check(api, probes: true, strict: strict) { described, query, body in
             guard described.id == endpoint else { return body }
             return body.replacingItems(with: apply(query, items(body)))
         }
         // The documented server applies no other list's query: only this endpoint's findings count.
         return report.sortedFindings.filter { $0.rule.rawValue.hasPrefix("semantics.") && $0.endpoint == endpoint }.map {
-            "\($0.severity) \($0.rule) \($0.endpoint ?? "-"): \($0.message)"
+            "\($0.severity) \($0.rule) \($0.endpoint ?? "-"): \($0.message)" + ($0.basis == .document ? "" : " (\($0.basis))")
         }
     }
 
@@ -259,6 +259,33 @@ struct SemanticDriftTests {
         let ignored = try await Self.semantics("videgreniers", endpoint, items: items) { _, items in items }
         #expect(ignored.count == 1)
         #expect(ignored.first?.hasPrefix("error semantics.order-ignored GET /api/events: sortBy=StartDate&sortDescending=") == true)
+    }
+
+    /// The document names only `sortBy=StartDate`; the other keys are the spec's guess (`query-value-formats`), so a
+    /// server that sorts by the documented key alone gets a warning for the guessed one, an error with `--strict`.
+    @Test func aSortKeyNoDocumentNamesIsAWarningButWithStrict() async throws {
+        let endpoint = "GET /api/events"
+        let items: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(
+                body,
+                [2, 0, 1].map { day in
+                    {
+                        $0 = $0.setting("startDate", Self.iso(Double(day + 1) * 86_400))
+                            .setting("entryFeeAmount", .integer(day * 3 + 1))
+                    }
+                })
+        }
+        let documentedOnly: @Sendable ([String: String], [JSONValue]) -> [JSONValue] = { query, items in
+            let descending = query["sortDescending"] == "true"
+            guard query["sortBy"] == "StartDate" else { return items }
+            return items.sorted { (Self.instant($0["startDate"])! < Self.instant($1["startDate"])!) != descending }
+        }
+        let lenient = try await Self.semantics("videgreniers", endpoint, items: items, apply: documentedOnly)
+        #expect(lenient.count == 1)
+        #expect(lenient.first?.hasPrefix("warning semantics.order-ignored GET /api/events: sortBy=EntryFeeAmount") == true)
+        #expect(lenient.first?.hasSuffix("(assumed: query-value-formats)") == true)
+        let strict = try await Self.semantics("videgreniers", endpoint, strict: true, items: items, apply: documentedOnly)
+        #expect(strict.first?.hasPrefix("error semantics.order-ignored GET /api/events: sortBy=EntryFeeAmount") == true)
     }
 
     @Test func videGreniersDaysAheadMustBoundTheEvents() async throws {

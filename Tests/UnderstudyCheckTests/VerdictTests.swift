@@ -206,7 +206,8 @@ struct DocumentedServerTests {
     /// `check` with the document's sign-in (a token; VideGreniers' login; 42's client credentials; EasyCo's
     /// anon key) against the API's documented server, changed by `drift`.
     static func check(
-        _ api: String, probes: Bool = false, reversedLinks: Bool = false,
+        _ api: String, probes: Bool = false, reversedLinks: Bool = false, strict: Bool = false,
+        unknown: CannedServer.Answer? = nil,
         drift: @escaping @Sendable (AnyEndpoint, [String: String], JSONValue) -> JSONValue = { $2 }
     ) async throws
         -> (CheckReport, APISpec)
@@ -219,14 +220,18 @@ struct DocumentedServerTests {
             case "intra42": Credentials(client: ("documented-client", "documented-secret"))
             default: Credentials(token: Self.token, apiKey: apiKey)
             }
-        let report = try await CannedServer.with(
-            [:],
-            otherwise: DocumentedServer.answer(
-                spec, token: Self.token, apiKey: apiKey, reversedLinks: reversedLinks, drift: drift)
-        ) { server in
-            let options = CheckOptions(
+        let documented = DocumentedServer.answer(
+            spec, token: Self.token, apiKey: apiKey, reversedLinks: reversedLinks, drift: drift)
+        // What names nothing (the probes' `understudy-no-such-login-1`) gets `unknown`, when given.
+        var answer = documented
+        if let unknown, case .choose(let choose) = documented {
+            answer = .choose { head in head.contains("understudy-no-such-") ? unknown : choose(head) }
+        }
+        let report = try await CannedServer.with([:], otherwise: answer) { server in
+            var options = CheckOptions(
                 baseURL: server.baseURL, credentials: credentials, allowWrites: !probes, probes: probes,
                 transport: CheckMockTests.patient)
+            options.strict = strict
             return await Checker(spec: spec, options: options).run()
         }
         return (report, spec)
@@ -250,6 +255,24 @@ struct DocumentedServerTests {
         let (report, _) = try await Self.check(api) { _, _, body in body.compatiblyDrifted }
         #expect(CheckMockTests.problems(report) == [])
         #expect(report.findings.contains { $0.rule == .unknownProperty })
+    }
+
+    /// 42's document gives no status for an unknown login (the `error-statuses` ambiguity): a server that answers
+    /// it 404 with a body of its own gets warnings naming the assumption, one cause across the endpoints in text,
+    /// and errors with `--strict`.
+    @Test func aStatusNoDocumentNamesIsAWarningButWithStrict() async throws {
+        let unknown = CannedServer.Answer.json("{}", status: 404)
+        let (report, _) = try await Self.check("intra42", probes: true, unknown: unknown)
+        let assumed = report.findings.filter { $0.rule == .probeErrorEnvelope }
+        #expect(Set(assumed.compactMap(\.endpoint)).count >= 4, "\(assumed.map(\.summary))")
+        #expect(assumed.allSatisfy { $0.severity == .warning && $0.basis == .assumption("error-statuses") })
+        #expect(!report.findings.contains { $0.severity == .error && $0.basis != .document })
+        let text = TerminalDiagnosticRenderer().render(report.sortedFindings)
+        #expect(text.components(separatedBy: "[probe.error-envelope, assumed: error-statuses]").count == 2, "\(text)")
+
+        let (strict, _) = try await Self.check("intra42", probes: true, strict: true, unknown: unknown)
+        let errors = strict.findings.filter { $0.rule == .probeErrorEnvelope && $0.severity == .error }
+        #expect(errors.count == assumed.count)
     }
 
     @Test func aReorderedLinkHeaderIsNoError() async throws {

@@ -273,8 +273,8 @@ struct RefusalVerdict: Sendable {
     let accepted: RuleID
     /// The `WWW-Authenticate` value the server sends with the refusal, if it sends one.
     var challenge: String?
-    /// The severity of a wrong status; a status the spec only assumes (``APISpec/assumedStatuses``) is
-    /// expected with a warning.
+    /// The severity of a wrong status. A status the spec only assumes (``APISpec/assumption(status:)``) makes
+    /// every finding on the answer rest on that assumption.
     var statusSeverity: Diagnostic.Severity = .error
     /// The severity of another 4xx than the expected one, when it differs from ``statusSeverity``.
     var refusalSeverity: Diagnostic.Severity?
@@ -283,14 +283,22 @@ struct RefusalVerdict: Sendable {
     var endpoint: AnyEndpoint?
 
     func findings(for response: RecordedResponse) -> [Diagnostic] {
+        guard let assumption = spec.assumption(status: expected) else { return judge(response) }
+        // An assumed status is the assumption's; so is its body, unless the operation documents one for it.
+        let documentsBody = endpoint?.documentedResponse(for: expected.rawValue) != nil
+        return judge(response).map { finding in
+            documentsBody && response.status == expected.rawValue ? finding : finding.assuming(assumption)
+        }
+    }
+
+    private func judge(_ response: RecordedResponse) -> [Diagnostic] {
         guard response.status == expected.rawValue else {
             let isSuccess = (200..<300).contains(response.status)
             let severity =
                 (400..<500).contains(response.status) ? refusalSeverity ?? statusSeverity : statusSeverity
             return [
                 Diagnostic(
-                    spec.assumedStatuses.contains(expected) ? min(.warning, severity) : severity,
-                    rule: isSuccess ? accepted : wrongStatus,
+                    severity, rule: isSuccess ? accepted : wrongStatus,
                     message: "\(what) was answered with \(response.status), not \(expected)",
                     expected: String(expected.rawValue), found: String(response.status),
                     context: ["response": Render.preview(response.body)])

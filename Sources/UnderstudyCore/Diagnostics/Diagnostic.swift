@@ -19,8 +19,34 @@ public struct Diagnostic: Sendable, Hashable {
         public var description: String { rawValue }
     }
 
+    /// What a finding rests on: what the document says, or what the spec assumes where no document says it.
+    public enum Basis: Sendable, Hashable, CustomStringConvertible {
+        /// The document, or a fact recorded beside it (ENDPOINTS.md, a migration).
+        case document
+        /// An assumption of the spec, named by the ``Ambiguity/id`` that records it (`error-statuses`).
+        case assumption(String)
+
+        /// `document` or `assumed`, as JSON reports write it.
+        public var name: String {
+            switch self {
+            case .document: "document"
+            case .assumption: "assumed"
+            }
+        }
+
+        /// `assumed: error-statuses`, as text reports write it; empty for the document.
+        public var description: String {
+            switch self {
+            case .document: ""
+            case .assumption(let ambiguity): "assumed: \(ambiguity)"
+            }
+        }
+    }
+
     public var severity: Severity
     public var rule: RuleID
+    /// What the finding rests on; a check caps findings that rest on an assumption at warnings but with `--strict`.
+    public var basis: Basis = .document
     /// Where in the JSON document the finding is.
     public var pointer: JSONPointer
     /// The endpoint (`METHOD /path`) the finding is about, when there is one.
@@ -70,6 +96,19 @@ public struct Diagnostic: Sendable, Hashable {
     var example: String {
         let what = found.map { message.contains($0) ? message : "\(message) (found: \($0))" } ?? message
         return pointer.displayString + ": " + what
+    }
+
+    /// The finding resting on `assumption` (an ``Ambiguity/id``) when there is one, else unchanged.
+    public func assuming(_ assumption: String?) -> Diagnostic {
+        guard let assumption else { return self }
+        var copy = self
+        copy.basis = .assumption(assumption)
+        return copy
+    }
+
+    /// `[rule]`, or `[rule, assumed: error-statuses]`: how reports tag a finding.
+    public var tag: String {
+        basis == .document ? "[\(rule)]" : "[\(rule), \(basis)]"
     }
 
     /// `pointer: message`, the one-line form used in terminal output and tests.

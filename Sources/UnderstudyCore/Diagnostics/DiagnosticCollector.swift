@@ -75,18 +75,37 @@ public struct TerminalDiagnosticRenderer: Sendable {
         for key in byField.keys.sorted() {
             let findings = byField[key]!
             let field = findings[0].context["field"]!
-            output += paint("\(field) [\(findings[0].rule)], on \(findings.count) endpoints", "1") + "\n"
+            output += paint("\(field) \(findings[0].tag), on \(findings.count) endpoints", "1") + "\n"
             for finding in findings {
                 output += "  \(label(finding)) \(finding.endpoint!) \(finding.summary)\(count(finding))\n"
             }
             output += details(findings[0], indent: "    ")
         }
-        let groups = Dictionary(grouping: shown.filter { !grouped.contains($0) }) { $0.endpoint ?? "" }
+        // One cause across endpoints: the same rule, severity and basis, at the same place, saying the same thing
+        // but for its values (`the 404 answer to an unknown login "…"`), on two or more endpoints.
+        let byCause = Dictionary(grouping: shown.filter { !grouped.contains($0) && $0.endpoint != nil }) {
+            Cause(rule: $0.rule, severity: $0.severity, basis: $0.basis, location: $0.location, shape: Self.shape($0.message))
+        }.filter { Set($0.value.compactMap(\.endpoint)).count > 1 }
+        let caused = Set(byCause.values.joined())
+        for findings in byCause.values.sorted(by: { Self.precedes($0[0], $1[0]) }) {
+            let first = findings[0]
+            let endpoints = Set(findings.compactMap(\.endpoint)).sorted()
+            output += "\(label(first)) \(first.summary) \(first.tag)"
+            output += paint(", on \(endpoints.count) endpoints", "1") + "\n"
+            for endpoint in endpoints {
+                let count = findings.filter { $0.endpoint == endpoint }.reduce(0) { $0 + $1.occurrences }
+                output += "  \(endpoint)\(count > 1 ? " ×\(count)" : "")\n"
+            }
+            output += details(first, indent: "    ")
+        }
+        let groups = Dictionary(grouping: shown.filter { !grouped.contains($0) && !caused.contains($0) }) {
+            $0.endpoint ?? ""
+        }
         for endpoint in groups.keys.sorted() {
             if !endpoint.isEmpty { output += paint(endpoint, "1") + "\n" }
             let indent = endpoint.isEmpty ? "" : "  "
             for diagnostic in groups[endpoint]! {
-                output += "\(indent)\(label(diagnostic)) \(diagnostic.summary) [\(diagnostic.rule)]"
+                output += "\(indent)\(label(diagnostic)) \(diagnostic.summary) \(diagnostic.tag)"
                 output += count(diagnostic) + "\n"
                 output += details(diagnostic, indent: indent + "    ")
             }
@@ -95,6 +114,28 @@ public struct TerminalDiagnosticRenderer: Sendable {
         output += summary.sentence
         if !showNotes, summary.notes > 0 { output += " (notes not shown: --notes)" }
         return output + "\n"
+    }
+
+    /// What makes findings on several endpoints one cause.
+    private struct Cause: Hashable {
+        let rule: RuleID
+        let severity: Diagnostic.Severity
+        let basis: Diagnostic.Basis
+        let location: String
+        let shape: String
+    }
+
+    /// A message without its values: quoted text, paths and numbers but three-digit statuses become `…`, so
+    /// `an unknown login "x1" (/v2/users/x1)` and `an unknown id "42" (/v2/campus/42)` read the same.
+    package static func shape(_ message: String) -> String {
+        message.replacing(/"[^"]*"|`[^`]*`|'[^']*'/, with: "…")
+            .replacing(/(^|[\s(])\/[^\s,;)]*/) { "\($0.output.1)…" }
+            .replacing(/\b(\d{1,2}|\d{4,})(\.\d+)?\b/, with: "…")
+    }
+
+    /// Errors first, then by rule and message.
+    private static func precedes(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        (-lhs.severity.order, lhs.rule.rawValue, lhs.message) < (-rhs.severity.order, rhs.rule.rawValue, rhs.message)
     }
 
     private func label(_ diagnostic: Diagnostic) -> String {
@@ -131,7 +172,8 @@ public struct TerminalDiagnosticRenderer: Sendable {
 
 /// Renders findings as `{"formatVersion": 1, "summary": {...}, "findings": [...]}`.
 public struct JSONDiagnosticRenderer: Sendable {
-    /// Bumped whenever the shape of the output changes (2: `occurrences` and `examples`).
+    /// Bumped whenever the shape of the output changes (2: `occurrences` and `examples`); members are added
+    /// without a bump (`basis`, `assumption`).
     public static let formatVersion = 2
 
     public init() {}
@@ -158,7 +200,9 @@ public struct JSONDiagnosticRenderer: Sendable {
             "rule": .string(diagnostic.rule.rawValue),
             "pointer": .string(diagnostic.pointer.description),
             "message": .string(diagnostic.message),
+            "basis": .string(diagnostic.basis.name),
         ]
+        if case .assumption(let ambiguity) = diagnostic.basis { object["assumption"] = .string(ambiguity) }
         if let endpoint = diagnostic.endpoint { object["endpoint"] = .string(endpoint) }
         if let expected = diagnostic.expected { object["expected"] = .string(expected) }
         if let found = diagnostic.found { object["found"] = .string(found) }

@@ -226,6 +226,7 @@ public enum LintRenderer {
                     [
                         "api": .string(spec.id), "document": .string(spec.document), "wire": spec.wire.canonicalJSON,
                         "app": spec.app.canonicalJSON, "contradictions": .array(contradictions.map(json)),
+                        "assumptions": .array(spec.assumptions.map(\.canonicalJSON)),
                     ]
                 }),
         ]
@@ -233,7 +234,7 @@ public enum LintRenderer {
     }
 
     /// A block per API: the two contracts' settings, then each contradiction with its endpoints, its first
-    /// places and what Understudy does about it.
+    /// places and what Understudy does about it, then what the spec assumes where no document says it.
     public static func text(_ results: [(APISpec, [Contradiction])]) -> String {
         var output = ""
         for (spec, contradictions) in results {
@@ -251,6 +252,14 @@ public enum LintRenderer {
                     output += "      and \(places.count - Contradiction.placesShown) more places\n"
                 }
                 output += "      understudy: \(contradiction.resolution)\n"
+            }
+            // What `check` only warns about unless --strict: no document says it.
+            for ambiguity in Set(spec.assumptions.map(\.ambiguity)).sorted() {
+                let assumed = spec.assumptions.filter { $0.ambiguity == ambiguity }.map(\.description)
+                output += "  assumed \(assumed.joined(separator: "; ")) [\(ambiguity)]\n"
+                if let recorded = spec.ambiguities.first(where: { $0.id == ambiguity }) {
+                    output += "      understudy: \(recorded.resolution)\n"
+                }
             }
         }
         return output + DiagnosticSummary(results.flatMap(\.1).map(\.diagnostic)).sentence + "\n"

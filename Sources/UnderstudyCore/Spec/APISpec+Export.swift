@@ -30,7 +30,34 @@ extension APISpec {
                 if ambiguity.kind != .choice { entry["kind"] = .string(ambiguity.kind.rawValue) }
                 return .object(entry)
             })
+        if !assumptions.isEmpty { object["assumptions"] = .array(assumptions.map(\.canonicalJSON)) }
         return .object(object)
+    }
+}
+
+extension Assumption {
+    /// `{"ambiguity": "error-statuses", "status": 404}` or `{"ambiguity": …, "parameter": "sortBy", "values": […]}`.
+    public var canonicalJSON: JSONValue {
+        switch subject {
+        case .status(let status): ["ambiguity": .string(ambiguity), "status": .integer(status.rawValue)]
+        case .values(let parameter, let values):
+            [
+                "ambiguity": .string(ambiguity), "parameter": .string(parameter),
+                "values": .array(values.map(JSONValue.string)),
+            ]
+        }
+    }
+
+    /// Reads the ``canonicalJSON`` form; `nil` for anything else.
+    public init?(canonical json: JSONValue) {
+        guard let ambiguity = json["ambiguity"]?.stringValue else { return nil }
+        if let status = json["status"]?.numberValue?.intValue {
+            self.init(.status(HTTPStatus(rawValue: status)), ambiguity: ambiguity)
+        } else if let parameter = json["parameter"]?.stringValue, let values = json["values"]?.arrayValue {
+            self.init(.values(parameter: parameter, values.compactMap(\.stringValue)), ambiguity: ambiguity)
+        } else {
+            return nil
+        }
     }
 }
 

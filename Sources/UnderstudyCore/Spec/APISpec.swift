@@ -42,8 +42,9 @@ public struct APISpec: Sendable {
     public let definitions: SchemaDefinitions
     /// Values the app parses itself after decoding (see ``parsing(_:)``).
     public internal(set) var appParsing: [AppParsing] = []
-    /// Error statuses the spec adds where the documents are silent (see ``assuming(_:)``).
-    public internal(set) var assumedStatuses: Set<HTTPStatus> = []
+    /// What the spec takes for granted where the documents are silent (see ``assuming(_:)``); a check's findings
+    /// that rest on one are warnings but with `--strict`.
+    public internal(set) var assumptions: [Assumption] = []
     /// The write flow of `check --allow-writes` (see ``writing(_:)``); without one, a check only reads.
     public internal(set) var writeScenario: WriteScenario?
     /// The tables behind a PostgREST API (see ``database(_:)``); empty for other APIs.
@@ -364,12 +365,57 @@ public struct AnyEndpoint: Sendable {
     }
 }
 
+/// What a spec takes for granted where no document says it, and the ambiguity that records why.
+///
+/// `check` still probes what is assumed, but a finding that rests on it is a warning, tagged with the
+/// ambiguity, unless `--strict`; `understudy lint` lists them per API.
+public struct Assumption: Sendable, Hashable, CustomStringConvertible {
+    public enum Subject: Sendable, Hashable {
+        /// An error status no document names (42's 404 for an unknown login), and the envelope its body is
+        /// judged by.
+        case status(HTTPStatus)
+        /// Values of a query parameter no document lists (VideGreniers' `sortBy=EntryFeeAmount`), compared
+        /// without case.
+        case values(parameter: String, [String])
+    }
+
+    public let subject: Subject
+    /// The ``Ambiguity/id`` that records it (`error-statuses`).
+    public let ambiguity: String
+
+    public init(_ subject: Subject, ambiguity: String) {
+        self.subject = subject
+        self.ambiguity = ambiguity
+    }
+
+    /// `status 404 and its body`, `sortBy=EntryFeeAmount|FavoriteCount`.
+    public var description: String {
+        switch subject {
+        case .status(let status): "status \(status.rawValue) and its error body"
+        case .values(let parameter, let values): "\(parameter)=\(values.joined(separator: "|"))"
+        }
+    }
+}
+
 extension APISpec {
-    /// The spec with error statuses no document names but the spec assumes (42's 404 for an unknown login):
-    /// `check` still expects them, but a server that answers otherwise gets a warning, not an error.
-    public func assuming(_ statuses: Set<HTTPStatus>) -> APISpec {
+    /// The spec taking `assumptions` for granted (42's 404 for an unknown login): `check` still expects them, but
+    /// a server that answers otherwise gets a warning naming the ambiguity, not an error, unless `--strict`.
+    public func assuming(_ assumptions: [Assumption]) -> APISpec {
         var copy = self
-        copy.assumedStatuses = statuses
+        copy.assumptions = assumptions
         return copy
+    }
+
+    /// The ambiguity behind an expected `status`, when no document names it.
+    public func assumption(status: HTTPStatus) -> String? {
+        assumptions.first { $0.subject == .status(status) }?.ambiguity
+    }
+
+    /// The ambiguity behind sending `value` in the query parameter `parameter`, when no document lists it.
+    public func assumption(parameter: String, value: String) -> String? {
+        assumptions.first { assumption in
+            guard case .values(parameter, let values) = assumption.subject else { return false }
+            return values.contains { $0.caseInsensitiveCompare(value) == .orderedSame }
+        }?.ambiguity
     }
 }

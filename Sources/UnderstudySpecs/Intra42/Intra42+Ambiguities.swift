@@ -107,4 +107,10 @@ extension Intra42 {
                 (slot validation); DELETE /v2/slots/{id} 403 (another user's slot).
                 """),
     ]
+
+    /// The statuses only `error-statuses` gives: a server that answers an unknown login otherwise, or sends another
+    /// body with it, gets a warning that names the ambiguity (an error with `check --strict`).
+    static let assumptions: [Assumption] = [HTTPStatus.badRequest, .forbidden, .notFound, .unprocessableEntity].map {
+        Assumption(.status($0), ambiguity: "error-statuses")
+    }
 }

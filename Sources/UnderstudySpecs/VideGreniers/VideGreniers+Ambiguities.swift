@@ -217,9 +217,19 @@ extension VideGreniers {
                 (default "StartDate"), and daysAhead has no bounds.
                 """,
             resolution: """
-                Query dates are RFC 3339 date-times; sortBy is any string; daysAhead any integer; the statistics \
-                defaults (30 days ago, now) are described in the parameter summaries.
+                Query dates are RFC 3339 date-times; sortBy is StartDate (documented) or one of the EventDto \
+                fields an ASP.NET sort switch offers (EndDate, Title, City, CreatedOnUtc, EntryFeeAmount, \
+                FavoriteCount: assumed); daysAhead any integer; the statistics defaults (30 days ago, now) are \
+                described in the parameter summaries.
                 """
         ),
     ]
+
+    /// The `sortBy` keys no document names: a server that ignores them gets warnings naming
+    /// `query-value-formats` (errors with `check --strict`).
+    static let assumptions: [Assumption] = {
+        guard case .sortKey(let keys, _) = eventSortKeys else { return [] }
+        let assumed = keys.keys.filter { $0 != "StartDate" }.sorted()
+        return [Assumption(.values(parameter: "sortBy", assumed), ambiguity: "query-value-formats")]
+    }()
 }
