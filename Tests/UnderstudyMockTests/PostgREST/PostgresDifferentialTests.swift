@@ -96,6 +96,28 @@ struct PostgresDifferentialTests {
                 )
                 #expect(reply.status == Self.status(of: refused?.code ?? ""), "\(insert.body.serialized())")
             }
+            // A DEFAULT is not NOT NULL: an explicit NULL in such a column is stored and read back NULL.
+            let nullable = [
+                "country", "furnished", "charges", "is_available", "amenities", "images", "status", "views_count",
+                "applications_count", "favorites_count",
+            ]
+            var body: [String: JSONValue] = [
+                "owner_id": .string(try mock.user("camille.martin@example.com")), "title": "Colonnes nulles",
+                "property_type": "studio", "address": "1 rue Neuve", "city": "Lyon", "postal_code": "69001",
+                "monthly_rent": 500,
+            ]
+            for column in nullable { body[column] = .null }
+            let stored = await mock.send(
+                "POST", "properties?select=title,\(nullable.joined(separator: ","))", json: .object(body),
+                headers: ["Prefer": "return=representation"])
+            let keys = body.keys.sorted().joined(separator: ", ")
+            let expected = try await database.json(
+                "WITH t AS (INSERT INTO properties (\(keys)) SELECT \(keys) FROM json_populate_recordset("
+                    + "null::properties, \(Self.literal([.object(body)]))) RETURNING title, "
+                    + "\(nullable.joined(separator: ", "))) SELECT json_agg(t) FROM t")
+            #expect(stored.status == 201)
+            #expect(stored.json == expected, "mock \(stored.json?.serialized() ?? "") vs PostgreSQL \(expected.serialized())")
+            #expect(expected[0]?["country"] == .null && expected[0]?["images"] == .null)
             print("PostgresDifferentialTests: \(reads.count) reads, \(inserts.count) bad inserts compared")
             try await database.connection.close()
         }
@@ -563,25 +585,25 @@ struct PostgresDifferentialTests {
           city text NOT NULL,
           neighborhood text,
           postal_code text NOT NULL,
-          country text NOT NULL DEFAULT 'France',
+          country text DEFAULT 'France',
           latitude double precision,
           longitude double precision,
           bedrooms integer NOT NULL DEFAULT 1 CHECK (bedrooms >= 0 AND bedrooms <= 20),
           bathrooms integer NOT NULL DEFAULT 1 CHECK (bathrooms >= 0 AND bathrooms <= 10),
           surface_area integer CHECK (surface_area > 0 AND surface_area <= 10000),
-          furnished boolean NOT NULL DEFAULT false,
+          furnished boolean DEFAULT false,
           monthly_rent numeric(10,2) NOT NULL CHECK (monthly_rent >= 0 AND monthly_rent <= 1000000),
-          charges numeric(10,2) NOT NULL DEFAULT 0 CHECK (charges >= 0),
+          charges numeric(10,2) DEFAULT 0 CHECK (charges >= 0),
           deposit numeric(10,2) CHECK (deposit >= 0),
           available_from date,
-          is_available boolean NOT NULL DEFAULT true,
-          amenities jsonb NOT NULL DEFAULT '[]',
-          images text[] NOT NULL DEFAULT '{}',
+          is_available boolean DEFAULT true,
+          amenities jsonb DEFAULT '[]',
+          images text[] DEFAULT '{}',
           main_image text,
-          status text NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'published', 'archived', 'rented', 'under_review')),
-          views_count integer NOT NULL DEFAULT 0 CHECK (views_count >= 0),
-          applications_count integer NOT NULL DEFAULT 0 CHECK (applications_count >= 0),
-          favorites_count integer NOT NULL DEFAULT 0 CHECK (favorites_count >= 0),
+          status text DEFAULT 'draft' CHECK (status IN ('draft', 'published', 'archived', 'rented', 'under_review')),
+          views_count integer DEFAULT 0 CHECK (views_count >= 0),
+          applications_count integer DEFAULT 0 CHECK (applications_count >= 0),
+          favorites_count integer DEFAULT 0 CHECK (favorites_count >= 0),
           created_at timestamptz NOT NULL DEFAULT now(),
           updated_at timestamptz NOT NULL DEFAULT now(),
           published_at timestamptz

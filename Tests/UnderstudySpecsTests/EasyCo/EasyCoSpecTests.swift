@@ -262,7 +262,10 @@ struct EasyCoSpecTests {
         #expect(property["monthly_rent"] == Property("monthly_rent", .decimal(minimum: 0, maximum: 1_000_000)))
         #expect(property["deposit"] == Property("deposit", .nullable(.decimal(minimum: 0)), required: false))
         #expect(property["bathrooms"] == Property("bathrooms", .integer(minimum: 0, maximum: 10)))
-        #expect(property["amenities"] == Property("amenities", .array(.string())))
+        // A DEFAULT without NOT NULL is a nullable column (`amenities JSONB DEFAULT '[]'::jsonb`).
+        #expect(property["amenities"] == Property("amenities", .nullable(.array(.string())), required: false))
+        #expect(property["country"] == Property("country", .nullable(.string()), required: false))
+        #expect(property["bedrooms"] == Property("bedrooms", .integer(minimum: 0, maximum: 20)))
         let availableFrom = Property("available_from", .nullable(.string(format: .date)), required: false)
         #expect(property["available_from"] == availableFrom)
         #expect(property["created_at"] == Property("created_at", .string(format: .dateTime)))

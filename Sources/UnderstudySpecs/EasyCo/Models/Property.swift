@@ -10,6 +10,11 @@ extension EasyCo {
     /// `ISO8601DateFormatter().date(from:)`; `decimal` columns are `Decimal`s the app converts with
     /// `Double(truncating:)`; enumerated columns are `String`s the app maps to Swift enums after decoding.
     ///
+    /// A column is optional where the migration (`030_create_properties_table.sql`) does not say `NOT NULL`, a
+    /// `DEFAULT` alone included: `country`, `furnished`, `charges`, `is_available`, `amenities`, `images`,
+    /// `status` and the three counters take their default when an insert leaves them out, but an insert or a
+    /// fixture may store NULL there, and PostgreSQL keeps it.
+    ///
     /// ```swift
     /// let rows = try JSONDecoder().decode([EasyCo.Property].self, from: data)
     /// ```
@@ -25,29 +30,29 @@ extension EasyCo {
         public let neighborhood: String?
         public let postalCode: String
         /// `France` when the row was inserted without one.
-        public let country: String
+        public let country: String?
         public let latitude: Double?
         public let longitude: Double?
         public let bedrooms: Int
         public let bathrooms: Int
         public let surfaceArea: Int?
-        public let furnished: Bool
+        public let furnished: Bool?
         public let monthlyRent: Decimal
-        public let charges: Decimal
+        public let charges: Decimal?
         public let deposit: Decimal?
         /// A `date` column, `YYYY-MM-DD`.
         public let availableFrom: String?
-        public let isAvailable: Bool
+        public let isAvailable: Bool?
         /// A JSON array column, read as amenity names (see the `amenities-element-type` ambiguity).
-        public let amenities: [String]
+        public let amenities: [String]?
         /// A `text[]` column.
-        public let images: [String]
+        public let images: [String]?
         public let mainImage: String?
         /// One of ``statuses``.
-        public let status: String
-        public let viewsCount: Int
-        public let applicationsCount: Int
-        public let favoritesCount: Int
+        public let status: String?
+        public let viewsCount: Int?
+        public let applicationsCount: Int?
+        public let favoritesCount: Int?
         public let createdAt: String
         public let updatedAt: String
         public let publishedAt: String?
