@@ -60,7 +60,25 @@ public enum OpenAPIExport {
     public static func json(_ spec: APISpec) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document(spec)), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(try widelySupported(spec)), as: UTF8.self) + "\n"
+    }
+
+    /// The document in the forms every tool reads, where OpenAPI 3.1 offers two: a one-value `enum` rather than
+    /// `const` (which OpenAPIKit writes for one allowed value, and which client generators refuse in a header).
+    static func widelySupported(_ spec: APISpec) throws -> JSONValue {
+        func rewrite(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(var members):
+                if let constant = members["const"], members["enum"] == nil {
+                    members["const"] = nil
+                    members["enum"] = [constant]
+                }
+                return .object(members.mapValues(rewrite))
+            case .array(let elements): return .array(elements.map(rewrite))
+            default: return value
+            }
+        }
+        return rewrite(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(document(spec))))
     }
 
     /// The document as YAML with sorted keys.
@@ -68,7 +86,7 @@ public enum OpenAPIExport {
     public static func yaml(_ spec: APISpec) throws -> String {
         let encoder = YAMLEncoder()
         encoder.options.sortKeys = true
-        return try encoder.encode(document(spec))
+        return try encoder.encode(widelySupported(spec))
     }
 
     private static func info(_ spec: APISpec) -> OpenAPI.Document.Info {

@@ -118,7 +118,8 @@ public enum VideGreniers {
         .post,
         "/api/auth/oauth/google",
         auth: .none,
-        errors: [.badRequest, .unauthorized] + common,
+        // Announced, not built: until it ships, the server has no route for it and answers 404.
+        errors: [.badRequest, .unauthorized, .notFound] + common,
         summary: "Sign in with a Google identity token",
         availability: .announced("Google OAuth (Coming Soon)")
     )
@@ -127,7 +128,8 @@ public enum VideGreniers {
         .post,
         "/api/auth/oauth/apple",
         auth: .none,
-        errors: [.badRequest, .unauthorized] + common,
+        // Announced, not built: until it ships, the server has no route for it and answers 404.
+        errors: [.badRequest, .unauthorized, .notFound] + common,
         summary: "Sign in with Apple by sending the identityToken to the backend",
         availability: .announced("OAuth endpoint en préparation: /api/auth/oauth/apple")
     )

@@ -9,6 +9,13 @@ extension Intra42 {
         /// A short name of the error, such as `Not authorized`.
         public let error: String
         public let message: String
+        /// RFC 6749's member, which Doorkeeper (the API's OAuth server) sends with its `error` code.
+        public let errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case error, message
+            case errorDescription = "error_description"
+        }
 
         /// The body for a status: the reason phrase as `error`, the messages joined as `message`.
         public static func body(_ status: HTTPStatus, _ messages: [String]) -> JSONValue {
