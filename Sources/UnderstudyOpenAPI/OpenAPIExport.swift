@@ -227,9 +227,11 @@ public enum OpenAPIExport {
             case .query: .query(required: parameter.required, schema: schema)
             case .header: .header(required: parameter.required, schema: schema)
             }
+        var extensions: [String: AnyCodable] = [:]
+        if let meaning = parameter.meaning { extensions[OpenAPIExtension.meaning] = AnyCodable(meaning.description) }
+        if !parameter.enforced { extensions[OpenAPIExtension.enforced] = AnyCodable(false) }
         return OpenAPI.Parameter(
-            name: parameter.name, context: context, description: parameter.summary,
-            vendorExtensions: parameter.meaning.map { [OpenAPIExtension.meaning: AnyCodable($0.description)] } ?? [:])
+            name: parameter.name, context: context, description: parameter.summary, vendorExtensions: extensions)
     }
 
     private static func paginationHeaders(_ pagination: Pagination) -> OpenAPI.Header.Map? {

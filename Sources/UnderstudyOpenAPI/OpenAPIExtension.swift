@@ -15,6 +15,8 @@ enum OpenAPIExtension {
     static let optionalKeys = "x-understudy-optional-keys"
     /// Info: the known ambiguities of the documents, as the canonical spec lists them.
     static let ambiguities = "x-understudy-ambiguities"
+    /// Parameter: `false` when the app sends it but the server does not require it (``Parameter/enforced``).
+    static let enforced = "x-understudy-enforced"
     /// Info: what the spec assumes where its documents are silent, as the canonical spec lists it.
     static let assumptions = "x-understudy-assumptions"
     /// Info: the name of the error envelope model.

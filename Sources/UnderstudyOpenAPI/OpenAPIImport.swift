@@ -329,6 +329,7 @@ private struct DocumentImport {
                 examples.keys.sorted().lazy.compactMap { self.resolve(examples[$0]!)["value"] }.first
             } ?? schemaJSON["example"] ?? schemaJSON["examples"]?.arrayValue?.first
         parameter.meaning = json[OpenAPIExtension.meaning]?.stringValue.flatMap(QueryMeaning.init)
+        parameter.enforced = json[OpenAPIExtension.enforced] != .bool(false)
         return parameter
     }
 

@@ -95,6 +95,7 @@ extension Parameter {
         if let defaultValue { object["default"] = defaultValue }
         if let summary { object["summary"] = .string(summary) }
         if let meaning { object["meaning"] = .string(meaning.description) }
+        if !enforced { object["enforced"] = false }
         return .object(object)
     }
 }

@@ -242,6 +242,11 @@ public struct Parameter: Sendable, Hashable {
     public var explode = true
     /// A value the document shows for the parameter (its `example`, or the first of its `examples`).
     public var example: JSONValue?
+    /// Whether the server refuses a request that lacks or breaks it. `false` for what the app sends of its own
+    /// accord (EasyCo's `Prefer: return=representation` on a create whose rows it decodes, which PostgREST never
+    /// requires): documented as the app sends it, sent by `check`, expected of the app by `proxy`, not enforced by
+    /// the mock.
+    public var enforced = true
 
     public init(
         _ name: String, in location: Location, _ schema: Schema, required: Bool = false,
@@ -274,5 +279,12 @@ public struct Parameter: Sendable, Hashable {
         -> Parameter
     {
         Parameter(name, in: .header, schema, required: required, summary: summary)
+    }
+
+    /// A header the app always sends, which the server does not require (see ``enforced``).
+    public static func sentByTheApp(_ name: String, _ schema: Schema, summary: String? = nil) -> Parameter {
+        var parameter = Parameter(name, in: .header, schema, required: true, summary: summary)
+        parameter.enforced = false
+        return parameter
     }
 }

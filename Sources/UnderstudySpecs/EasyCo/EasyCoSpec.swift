@@ -42,6 +42,12 @@ public enum EasyCo {
     static let prefer = Parameter.header(
         "Prefer", .string(),
         summary: "RFC 7240 preferences: return=minimal|headers-only|representation, count=exact|planned|estimated, ...")
+    /// What the app sends with a create whose rows it decodes: PostgREST answers an insert with an empty 201 unless
+    /// the request prefers the representation (docs.postgrest.org, "Prefer: return=representation"), and never
+    /// requires it.
+    static let preferRepresentation = Parameter.sentByTheApp(
+        "Prefer", .string(values: ["return=representation"]),
+        summary: "return=representation: the app decodes the inserted rows (PostgREST answers an empty 201 without it)")
     /// Columns and embeds of a table's rows (``Grammar/select(_:embedding:)``); every table but `properties`
     /// references a property.
     static func select(_ model: any Decodable.Type) -> Parameter {
@@ -153,7 +159,7 @@ public enum EasyCo {
 
     public static let createApplication = Endpoint<NewApplication, [Application]>(
         .post, "/rest/v1/applications",
-        parameters: [select(Application.self), apikey, prefer],
+        parameters: [select(Application.self), apikey, preferRepresentation],
         auth: .required, success: .created, errors: insertErrors,
         summary: "Submit an application for a property; it starts as pending",
         // The document writes `"message": "..." (optional)`: only the `(optional)` note is stripped, as it
@@ -179,7 +185,7 @@ public enum EasyCo {
 
     public static let addFavorite = Endpoint<NewFavorite, [Favorite]>(
         .post, "/rest/v1/favorites",
-        parameters: [select(Favorite.self), apikey, prefer],
+        parameters: [select(Favorite.self), apikey, preferRepresentation],
         auth: .required, success: .created, errors: insertErrors,
         summary: "Add a property to the user's favorites",
         examples: Examples(request: #"{ "user_id": "<userId>", "property_id": "<propertyId>" }"#))

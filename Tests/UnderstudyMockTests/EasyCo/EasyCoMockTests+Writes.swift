@@ -43,6 +43,15 @@ extension EasyCoMockTests {
         #expect(removed.status == 204)
         let minimal = await session.send("POST", "/rest/v1/favorites", json: Self.newFavorite(session.user, t3))
         #expect(minimal.status == 201 && minimal.response.body.isEmpty)
+        // The app decodes the rows, so its own request carries Prefer: return=representation: documented required,
+        // not enforced by the mock (as PostgREST does not), still expected of the app by check and proxy.
+        let create = try #require(spec.endpoint("POST /rest/v1/favorites"))
+        let prefer = try #require(create.parameters.first { $0.name == "Prefer" })
+        #expect(prefer.required && !prefer.enforced)
+        let inspection = RequestInspector(spec: spec, endpoint: create).inspect(
+            body: Self.newFavorite(session.user, t3).serializedBytes(), contentType: "application/json"
+        ) { $0.name == "apikey" ? session.apikey : nil }
+        #expect(inspection.findings.map(\.message) == ["header parameter Prefer is required"])
         _ = await session.send("DELETE", "/rest/v1/favorites?property_id=eq.\(t3)")
         let explicit = await session.send(
             "POST", "/rest/v1/favorites", json: Self.newFavorite(session.user, t3),
