@@ -169,6 +169,7 @@ public enum OpenAPIExport {
         if !endpoint.rules.isEmpty {
             extensions[RequestRule.extensionName] = JSONValue.array(endpoint.rules.map(\.json)).anyCodable
         }
+        if let resource = endpoint.resource { extensions[ResourceDeclaration.extensionName] = resource.json.anyCodable }
 
         var requestBody: OpenAPI.Request?
         if let request = endpoint.request {

@@ -82,6 +82,7 @@ extension AnyEndpoint {
         if let request { object["request"] = request.canonicalJSON }
         if let response { object["response"] = response.canonicalJSON }
         if !rules.isEmpty { object[RequestRule.extensionName] = .array(rules.map(\.json)) }
+        if let resource { object["resource"] = resource.json }
         return .object(object)
     }
 }

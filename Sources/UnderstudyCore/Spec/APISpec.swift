@@ -327,6 +327,7 @@ public struct AnyEndpoint: Sendable {
         summary = endpoint.summary
         availability = endpoint.availability
         examples = endpoint.examples
+        resource = endpoint.resource
         request = Request.self == NoBody.self ? nil : ModelReference(Request.self)
         response = Response.self == NoContent.self ? nil : ModelReference(Response.self)
     }

@@ -25,6 +25,8 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
     public var availability: Availability
     /// Examples taken verbatim from the document: response bodies keyed by status, and the request body.
     public var examples: Examples
+    /// The resource and role of the endpoint where inference from the path would be wrong (``ResourceGraph``).
+    public var resource: ResourceDeclaration?
 
     /// Creates an endpoint descriptor.
     /// - Parameters:
@@ -41,6 +43,7 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
     ///   - summary: one sentence from the document.
     ///   - availability: whether the server implements it yet.
     ///   - examples: JSON examples copied from the document.
+    ///   - resource: the resource and role where inference would be wrong (`GET /api/events/nearby` searches events).
     public init(
         _ method: HTTPMethod,
         _ path: PathTemplate,
@@ -53,7 +56,8 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
         rules: [RequestRule] = [],
         summary: String,
         availability: Availability = .available,
-        examples: Examples = Examples()
+        examples: Examples = Examples(),
+        resource: ResourceDeclaration? = nil
     ) {
         self.method = method
         self.path = path
@@ -69,6 +73,7 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
         self.summary = summary
         self.availability = availability
         self.examples = examples
+        self.resource = resource
     }
 
     /// `METHOD /path`, as endpoints are named in findings and on the command line.

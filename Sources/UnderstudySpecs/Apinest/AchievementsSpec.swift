@@ -62,17 +62,21 @@ public enum Achievements {
         auth: .required,
         errors: [.badRequest, .unauthorized],
         pagination: paging,
-        summary: "One page of the user's achievement notifications, optionally only the unread ones")
+        summary: "One page of the user's achievement notifications, optionally only the unread ones",
+        // The list is the `notifications` member of an envelope whose other members are not items.
+        resource: .operation(resource: "notifications", role: .list, identifier: "_id"))
 
     public static let markNotificationRead = Endpoint<NoBody, Apinest.EmptyResponse>(
         .post, "/achievements/notifications/{id}/read",
         parameters: [.path("id", .string(format: .objectId), summary: "The notification's `_id`.")],
         auth: .required,
         errors: [.badRequest, .unauthorized, .notFound],
-        summary: "Mark one of the user's notifications as read")
+        summary: "Mark one of the user's notifications as read",
+        resource: .operation(resource: "notifications", role: .action, identifier: nil))
 
     public static let markAllNotificationsRead = Endpoint<NoBody, Apinest.EmptyResponse>(
         .post, "/achievements/notifications/read-all", auth: .required,
         errors: [.unauthorized],
-        summary: "Mark all of the user's notifications as read")
+        summary: "Mark all of the user's notifications as read",
+        resource: .operation(resource: "notifications", role: .action, identifier: nil))
 }

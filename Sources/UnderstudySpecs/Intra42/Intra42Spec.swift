@@ -160,7 +160,9 @@ public enum Intra42 {
         auth: .required, errors: [.badRequest] + common + [.forbidden], pagination: .linkHeader,
         summary: "List the current user's evaluation slots (one day at a time)",
         // From ENDPOINTS.md: the document only says "(journée)".
-        examples: Examples(queries: ["range[begin_at]=…"]))
+        examples: Examples(queries: ["range[begin_at]=…"]),
+        // The slots POST /v2/slots opens and DELETE /v2/slots/{id} closes, listed under /v2/me.
+        resource: .operation(resource: "slots", role: .list, identifier: "id"))
 
     public static let createSlot = Endpoint<NewSlotRequest, [Slot]>(
         .post, "/v2/slots", auth: .required, success: .created,

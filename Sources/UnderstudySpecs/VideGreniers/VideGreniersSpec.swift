@@ -230,7 +230,9 @@ public enum VideGreniers {
         ],
         auth: .optional,
         errors: [.badRequest] + optionalAuthErrors,
-        summary: "List events near a point, with distanceKm set"
+        summary: "List events near a point, with distanceKm set",
+        // A read of the events, not an action on one: its path sits below the collection's.
+        resource: .operation(resource: "events", role: .search, identifier: nil)
     )
 
     public static let createEvent = Endpoint<CreateEventCommand, ApiResponse<EventDto>>(
