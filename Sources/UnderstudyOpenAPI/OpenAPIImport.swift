@@ -73,6 +73,9 @@ private struct DocumentImport {
         var components: [String] = []
     }
 
+    /// `operationId` → `METHOD /path`, for links that name their target by id.
+    let operationIDs: [String: String]
+
     init(_ document: JSONValue) {
         self.document = document
         var names: [String: String] = [:]
@@ -80,6 +83,15 @@ private struct DocumentImport {
             names[key] = schema[OpenAPIExtension.model]?.stringValue ?? key
         }
         modelNames = names
+        var ids: [String: String] = [:]
+        for (path, item) in document["paths"]?.objectValue ?? [:] {
+            for method in HTTPMethod.allCases {
+                if let id = item[method.rawValue.lowercased()]?["operationId"]?.stringValue {
+                    ids[id] = "\(method.rawValue) \(path)"
+                }
+            }
+        }
+        operationIDs = ids
     }
 
     func spec(fallbackID: String?) -> APISpec {
@@ -227,8 +239,41 @@ private struct DocumentImport {
         endpoint.responses = documented
         endpoint.security = security(operation)
         endpoint.resource = operation[ResourceDeclaration.extensionName].flatMap(ResourceDeclaration.init(json:))
+        endpoint.links = links(operation)
         endpoint.requestMediaTypes = (operation["requestBody"].map(resolve)?["content"]?.objectValue ?? [:]).keys.sorted()
         return (endpoint, envelope)
+    }
+
+    /// The links of the success answers whose path parameters come from the answer's body
+    /// (`{operationId: getPet, parameters: {petId: $response.body#/id}}`); a target is named by `operationId` or by an
+    /// `operationRef` into this document (`#/paths/~1pets~1{petId}/get`).
+    private func links(_ operation: JSONValue) -> [ResponseLink] {
+        var found: [ResponseLink] = []
+        for (key, response) in (operation["responses"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let status = Self.status(key), (200..<300).contains(status ?? 200) else { continue }
+            for (_, raw) in (resolve(response)["links"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let link = resolve(raw)
+                guard let target = link["operationId"]?.stringValue.flatMap({ operationIDs[$0] })
+                    ?? link["operationRef"]?.stringValue.flatMap(operation(reference:))
+                else { continue }
+                var parameters: [String: JSONPointer] = [:]
+                for (name, expression) in link["parameters"]?.objectValue ?? [:] {
+                    guard let text = expression.stringValue, text.hasPrefix("$response.body#") else { continue }
+                    parameters[name.split(separator: ".").last.map(String.init) ?? name] =
+                        JSONPointer(String(text.dropFirst("$response.body#".count)))
+                }
+                if !parameters.isEmpty { found.append(ResponseLink(target: target, parameters: parameters)) }
+            }
+        }
+        return found
+    }
+
+    /// `GET /pets/{petId}` for `#/paths/~1pets~1{petId}/get`.
+    private func operation(reference: String) -> String? {
+        guard reference.hasPrefix("#/paths/") else { return nil }
+        let tokens = JSONPointer(String((reference.removingPercentEncoding ?? reference).dropFirst())).tokens
+        guard tokens.count == 3, let method = HTTPMethod(rawValue: tokens[2].uppercased()) else { return nil }
+        return "\(method.rawValue) \(tokens[1])"
     }
 
     /// `200`, `default` (`nil`), or a range such as `2XX` read as its first status.

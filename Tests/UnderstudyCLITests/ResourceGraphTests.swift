@@ -37,6 +37,58 @@ struct ResourceGraphTests {
         #expect(rendered == recorded, "the inferred graph of \(document) changed; see \(golden.path)")
     }
 
+    /// An OpenAPI link is the strongest evidence of an item's identifier: `{ref}` is filled by `handle`, which no
+    /// naming rule would pair with it. Links name their target by `operationId` or by `operationRef`
+    /// (spec.openapis.org/oas/v3.1.0#link-object).
+    @Test func linksNameTheIdentifierInferenceCannotGuess() throws {
+        let document = """
+            openapi: 3.1.0
+            info: {title: Linked, version: "1"}
+            paths:
+              /badges:
+                get:
+                  responses:
+                    '200':
+                      description: the badges
+                      content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Badge'}}}}
+                      links:
+                        first: {operationRef: '#/paths/~1badges~1{ref}/get', parameters: {ref: '$response.body#/0/handle'}}
+                post:
+                  requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Badge'}}}}
+                  responses:
+                    '201':
+                      description: created
+                      content: {application/json: {schema: {$ref: '#/components/schemas/Badge'}}}
+                      links:
+                        created: {operationId: getBadge, parameters: {ref: '$response.body#/handle'}}
+              /badges/{ref}:
+                get:
+                  operationId: getBadge
+                  parameters: [{name: ref, in: path, required: true, schema: {type: string}}]
+                  responses:
+                    '200':
+                      description: the badge
+                      content: {application/json: {schema: {$ref: '#/components/schemas/Badge'}}}
+            components:
+              schemas:
+                Badge:
+                  type: object
+                  required: [handle, label]
+                  properties: {handle: {type: string, readOnly: true}, label: {type: string}}
+            """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(UUID()).yaml")
+        try document.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let spec = try SpecMockTests.spec(file.path)
+        #expect(spec.endpoint("POST /badges")?.links == [
+            ResponseLink(target: "GET /badges/{ref}", parameters: ["ref": JSONPointer(tokens: ["handle"])])
+        ])
+        #expect(spec.endpoint("GET /badges")?.links.first?.target == "GET /badges/{ref}")
+        let badges = try #require(ResourceGraph(spec: spec).resource(named: "badges"))
+        #expect(badges.identifier == ResourceIdentifier(parameter: "ref", member: "handle"))
+        #expect(badges.basis.contains(.links))
+    }
+
     /// The shelter document says everything inference reads: a nested collection under its parent's item, an
     /// identifier member under another name than the parameter, a custom method, and declarations.
     @Test func shelterIsInferredWithItsDeclarations() throws {

@@ -131,6 +131,20 @@ public struct ResourceOperation: Sendable, Hashable {
     }
 }
 
+/// An OpenAPI link of a success answer: which operation its values lead to, and which path parameters of that
+/// operation come from where in the answer (`petId: $response.body#/id`).
+public struct ResponseLink: Sendable, Hashable {
+    /// The operation linked to (`GET /pets/{petId}`).
+    public var target: String
+    /// Path parameter → the place in the answer's body that gives it.
+    public var parameters: [String: JSONPointer]
+
+    public init(target: String, parameters: [String: JSONPointer]) {
+        self.target = target
+        self.parameters = parameters
+    }
+}
+
 /// What a resource, or one of its parts, rests on.
 public enum ResourceBasis: String, Sendable, Hashable, CaseIterable {
     /// `x-understudy-resource` on an operation, or a declaration in the descriptors.

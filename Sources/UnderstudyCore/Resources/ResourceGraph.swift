@@ -230,11 +230,20 @@ package struct ResourceInference {
             let summary = itemEndpoints.lazy.compactMap { endpoint in
                 endpoint.parameters.first { $0.location == .path && $0.name == parameter }?.summary
             }.first
-            let member = schemas.lazy.compactMap {
+            let inferred = schemas.lazy.compactMap {
                 Self.identifierMember(for: parameter, summary: summary, in: $0, definitions: definitions)
             }.first
+            // An OpenAPI link from the create or the list to an item operation says which member fills the item's
+            // parameter (`petId: $response.body#/id`, `$response.body#/0/id`).
+            let itemIDs = Set(itemEndpoints.map(\.id))
+            let linked = collectionEndpoints.lazy.flatMap(\.links).compactMap { link -> String? in
+                guard itemIDs.contains(link.target) else { return nil }
+                return link.parameters[parameter]?.tokens.last { Int($0) == nil }
+            }.first
+            let member = linked ?? inferred
             identifier = ResourceIdentifier(parameter: parameter, member: member)
-            if member != nil { basis.append(.identifierMember) }
+            if inferred != nil { basis.append(.identifierMember) }
+            if linked != nil { basis.append(.links) }
         }
         let create = collectionEndpoints.first { $0.method == .post }
         if let create, create.documentedResponses(in: spec).contains(where: { response in

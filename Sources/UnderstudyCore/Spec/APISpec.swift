@@ -309,6 +309,9 @@ public struct AnyEndpoint: Sendable {
     /// The resource and role declared for the endpoint where inference would be wrong (``ResourceGraph``);
     /// `nil` to let inference decide.
     public package(set) var resource: ResourceDeclaration?
+    /// The OpenAPI links of an imported document's success answers (``ResourceGraph`` reads them as the
+    /// strongest evidence of an item's identifier); empty for built-in specs.
+    public package(set) var links: [ResponseLink] = []
     /// The media types an imported OpenAPI document gives the request body (`application/json`,
     /// `multipart/form-data`), sorted; empty for built-in specs, whose bodies are JSON.
     public package(set) var requestMediaTypes: [String] = []
