@@ -49,6 +49,12 @@ public enum Specs {
         return all.first { $0.id == selector }.map { [$0] }
     }
 
+    /// The backends a selector starts (`fitness` and `achievements` both name apinest), `nil` for an unknown name.
+    public static func backends(for selector: String) -> [BuiltInAPI]? {
+        if selector == "all" { return builtIn }
+        return (builtIn.first { $0.name == selector } ?? backend(serving: selector)).map { [$0] }
+    }
+
     /// The backend that serves the spec `id` (`apinest` for `fitness`).
     public static func backend(serving id: String) -> BuiltInAPI? {
         builtIn.first { backend in backend.specs.contains { $0.id == id } }

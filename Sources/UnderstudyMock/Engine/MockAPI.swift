@@ -30,8 +30,7 @@ public struct MockAPI: Hashable, Sendable, CustomStringConvertible {
 
     /// The mocks an `--api` selector names (`fitness` and `achievements` both start apinest), `nil` for an unknown one.
     public static func named(_ selector: String) -> [MockAPI]? {
-        if selector == "all" { return allCases }
-        return (Specs.builtIn.first { $0.name == selector } ?? Specs.backend(serving: selector)).map { [MockAPI($0)] }
+        Specs.backends(for: selector)?.map(MockAPI.init)
     }
 
     /// The overlays: what the backends whose behaviour is more than their resources add, by backend name.

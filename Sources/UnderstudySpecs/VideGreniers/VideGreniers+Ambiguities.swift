@@ -227,9 +227,7 @@ extension VideGreniers {
 
     /// The `sortBy` keys no document names: a server that ignores them gets warnings naming
     /// `query-value-formats` (errors with `check --strict`).
-    static let assumptions: [Assumption] = {
-        guard case .sortKey(let keys, _) = eventSortKeys else { return [] }
-        let assumed = keys.keys.filter { $0 != "StartDate" }.sorted()
-        return [Assumption(.values(parameter: "sortBy", assumed), ambiguity: "query-value-formats")]
-    }()
+    static let assumptions = [
+        Assumption(.values(parameter: "sortBy", sortKeyNames.filter { $0 != "StartDate" }), ambiguity: "query-value-formats")
+    ]
 }

@@ -197,8 +197,7 @@ public enum VideGreniers {
 
     /// One of the sort keys in any case (`title`, `StartDate`), as ECMA-262 writes it without flags: `[Tt][Ii]...`.
     static let sortByPattern: String = {
-        guard case .sortKey(let keys, _) = eventSortKeys else { return "" }
-        let names = keys.keys.sorted().map { key in
+        let names = sortKeyNames.map { key in
             key.map { character in
                 let (lower, upper) = (character.lowercased(), character.uppercased())
                 return lower == upper ? String(character) : "[\(upper)\(lower)]"
@@ -206,6 +205,12 @@ public enum VideGreniers {
         }
         return "^(" + names.joined(separator: "|") + ")$"
     }()
+
+    /// The `sortBy` values, sorted.
+    static var sortKeyNames: [String] {
+        guard case .sortKey(let keys, _) = eventSortKeys else { return [] }
+        return keys.keys.sorted()
+    }
 
     /// The `sortBy` values, compared without case, and the members they sort by (the document names only
     /// the default, StartDate; the others are the EventDto fields an ASP.NET sort switch offers).
