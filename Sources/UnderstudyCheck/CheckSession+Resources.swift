@@ -104,8 +104,10 @@ extension CheckSession {
             return []
         default:
             if let id = Self.itemID(in: path, endpoint: endpoint, resource: resource) { return [id] }
-            if let pointer = operation.answer, let member, let id = body?[pointer: pointer]?[member].flatMap(Self.scalar) {
-                return [id]
+            // A create may answer the items it made as a list (42's `POST /v2/slots` opens a range of slots).
+            if let pointer = operation.answer, let member, let answer = body?[pointer: pointer] {
+                let ids = (answer.arrayValue ?? [answer]).compactMap { $0[member].flatMap(Self.scalar) }
+                if !ids.isEmpty { return ids }
             }
             for name in [member, resource.identifier?.parameter].compactMap({ $0 }) {
                 if let id = body?[name].flatMap(Self.scalar) { return [id] }

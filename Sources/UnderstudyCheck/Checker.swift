@@ -64,7 +64,8 @@ public struct CheckOptions: Sendable {
 }
 
 /// Checks a live server against one API's spec: every read endpoint (path parameters discovered from
-/// earlier answers, pagination walked over two pages) and, when allowed, the write scenarios.
+/// earlier answers, pagination walked over two pages) and, when allowed, the writes: the spec's write scenario, or
+/// the ``Explorer`` with the spec's ``WriteHints``.
 ///
 /// ```swift
 /// let report = await Checker(spec: Fitness.spec, options: CheckOptions(baseURL: "http://127.0.0.1:4010"))
@@ -208,6 +209,9 @@ final class CheckSession: Sendable {
         guard endpoint.method != .get else { return "not called" }
         guard options.allowWrites else { return "changes data: runs only with --allow-writes" }
         if spec.writeScenario != nil { return "not part of the write scenario" }
+        if signInEndpoints.contains(endpoint.id) {
+            return "the sign-in: checked when the run signs in with\(signInHint.dropFirst(3))"
+        }
         guard let (resource, operation) = graph.role(of: endpoint.id), operation.role == .delete else {
             return "not called"
         }
@@ -397,6 +401,14 @@ final class CheckSession: Sendable {
     }
 
     // MARK: Sign-in
+
+    /// The endpoints a run signs in with (`--login`, client credentials): checked by signing in, never sent a
+    /// made-up body.
+    var signInEndpoints: Set<String> {
+        var ids = Set(spec.login.map { [$0.endpoint] } ?? [])
+        if case .oauth2(let path) = spec.auth { ids.insert("POST \(path)") }
+        return ids
+    }
 
     /// Obtains a token from `--login` or client credentials, used unless `--token` gave one; a failure is a
     /// finding and the run goes on without a token.

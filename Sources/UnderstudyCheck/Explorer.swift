@@ -24,31 +24,42 @@ struct Explorer {
     func run() async {
         var made: [(resource: Resource, item: ResourceLedger.Item)] = []
         for resource in session.graph.resources {
-            guard let (item, sent) = await create(resource) else { continue }
-            made.append((resource, item))
-            await exercise(resource, item, sent: sent)
+            guard let (items, sent) = await create(resource), let first = items.first else { continue }
+            made += items.map { (resource, $0) }
+            await exercise(resource, first, sent: sent)
         }
+        for target in spec.writeHints.targets { await act(target) }
         await otherWrites()
         for (resource, item) in made.reversed() { await remove(item, of: resource) }
     }
 
+    /// The body of a write: the spec's hint where it declares one, else made up from the request schema.
+    private func body(for endpoint: AnyEndpoint) async -> JSONValue? {
+        if let make = spec.writeHints.bodies[endpoint.id] { return await make(session) }
+        return session.requestBody(for: endpoint)
+    }
+
     // MARK: Create
 
-    /// Creates an item under the first item of the parent the run knows (its own first).
-    private func create(_ resource: Resource) async -> (ResourceLedger.Item, JSONValue?)? {
+    /// Creates an item under the first item of the parent the run knows (its own first): the items the answer names
+    /// (one, or several where a create makes a range), and the body sent.
+    private func create(_ resource: Resource) async -> ([ResourceLedger.Item], JSONValue?)? {
         guard let operation = resource.operation(.create), let endpoint = spec.endpoint(operation.endpoint),
             session.canCall(endpoint)
         else { return nil }
         guard let path = session.pathValues(for: endpoint, guessing: true) else { return nil }
-        let body = namingItem(session.requestBody(for: endpoint), of: resource, for: endpoint)
+        let hinted = spec.writeHints.bodies[endpoint.id] != nil
+        let made = await body(for: endpoint)
+        let body = hinted ? made : namingItem(made, of: resource, for: endpoint)
         let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
         let (exchange, answer) = await send(endpoint, request, path: path)
         guard let response = exchange.response, (200..<300).contains(response.status) else { return nil }
         let parent = ResourceGraph.renamed(path.values, from: endpoint.path, to: resource.collection)
-        let id =
-            session.itemIDs(endpoint, path: path.values, response: response, body: answer).first
-            ?? resource.identifier?.member.flatMap { body?[$0] }.flatMap(CheckSession.scalar)
-        guard let id else {
+        var ids = session.itemIDs(endpoint, path: path.values, response: response, body: answer)
+        if ids.isEmpty, let id = resource.identifier?.member.flatMap({ body?[$0] }).flatMap(CheckSession.scalar) {
+            ids = [id]
+        }
+        guard !ids.isEmpty else {
             if resource.item != nil {
                 session.add(
                     [
@@ -62,9 +73,11 @@ struct Explorer {
             }
             return nil
         }
-        let item = ResourceLedger.Item(parent: parent, id: id, created: true)
-        session.state.withLock { $0.items.add(item, of: resource.name) }
-        return (item, body)
+        let items = ids.map { ResourceLedger.Item(parent: parent, id: $0, created: true) }
+        session.state.withLock { state in
+            for item in items { state.items.add(item, of: resource.name) }
+        }
+        return (items, body)
     }
 
     // MARK: Exercise
@@ -75,7 +88,7 @@ struct Explorer {
         for role in [ResourceOperation.Role.replace, .update] {
             for operation in resource.operations(role) {
                 guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint) else { continue }
-                var body = session.requestBody(for: endpoint)
+                var body = await body(for: endpoint)
                 // The body names the item where its model has the identifier member (`PUT /pet` by body id).
                 if let member = resource.identifier?.member, case .object(var members)? = body,
                     let value = typedID(item.id, member: member, endpoint: endpoint)
@@ -91,14 +104,36 @@ struct Explorer {
                 }
             }
         }
-        for operation in resource.operations(.action) {
+        for operation in resource.operations(.action) where spec.writeHints.target(of: operation.endpoint) == nil {
             guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint),
                 endpoint.path.segments.count > resource.collection.segments.count
             else { continue }
             let path = values(of: item, in: resource, for: endpoint)
-            let body = session.requestBody(for: endpoint)
-            let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
+            let request = session.request(
+                endpoint, path: path, query: session.queryValues(for: endpoint), body: await body(for: endpoint))
             await send(endpoint, request, path: PathValues(values: path))
+        }
+    }
+
+    /// Runs actions the spec declares on an item it chooses (``WriteHints/acting(_:because:on:)``), in order.
+    private func act(_ target: WriteHints.Target) async {
+        let endpoints = target.actions.compactMap(spec.endpoint).filter(session.canCall)
+        guard !endpoints.isEmpty else { return }
+        guard let id = await target.choose(session) else {
+            for endpoint in endpoints { session.skip(endpoint, because: "no item to act on: \(target.reason)") }
+            return
+        }
+        for endpoint in endpoints {
+            let parameter =
+                session.graph.role(of: endpoint.id).flatMap { resource, _ in
+                    endpoint.path.parameterNames.dropFirst(resource.collection.parameterNames.count).first
+                } ?? endpoint.path.parameterNames.last
+            guard let parameter,
+                let path = session.pathValues(for: endpoint, guessing: true, preset: [parameter: id])
+            else { continue }
+            let request = session.request(
+                endpoint, path: path.values, query: session.queryValues(for: endpoint), body: await body(for: endpoint))
+            await send(endpoint, request, path: path)
         }
     }
 
@@ -131,12 +166,19 @@ struct Explorer {
         }
     }
 
-    /// Whether two JSON values are equal, numbers by value (`1.0` and `1`).
-    private static func same(_ first: JSONValue?, _ second: JSONValue?) -> Bool {
-        if case .number(let a)? = first, case .number(let b)? = second {
+    /// Whether what was written is what was read: numbers by value (`1.0` and `1`), dates and instants by the
+    /// instant they name (`2025-09-27T16:15:00Z` and `…16:15:00.000Z`; a day `2025-09-22` kept as its midnight
+    /// UTC), and a `null` written as a member left out.
+    static func same(_ written: JSONValue?, _ read: JSONValue?) -> Bool {
+        switch (written, read) {
+        case (.number(let a)?, .number(let b)?):
             return a.literal == b.literal || Double(a.literal) == Double(b.literal)
+        case (.string(let a)?, .string(let b)?) where a != b:
+            guard let first = Date(iso8601: a), let second = Date(iso8601: b) else { return false }
+            return first == second
+        case (.null?, nil): return true
+        default: return written == read
         }
-        return first == second
     }
 
     // MARK: Other writes
@@ -147,11 +189,14 @@ struct Explorer {
     private func otherWrites() async {
         let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
         for endpoint in spec.endpoints where endpoint.method != .get && !reached.contains(endpoint.id) {
-            guard session.canCall(endpoint) else { continue }
+            // A sign-in is checked by signing in; an action with a declared target runs on that target only.
+            guard session.canCall(endpoint), !session.signInEndpoints.contains(endpoint.id),
+                spec.writeHints.target(of: endpoint.id) == nil
+            else { continue }
             if session.graph.role(of: endpoint.id)?.operation.role == .delete { continue }
             guard let path = session.pathValues(for: endpoint, guessing: true) else { continue }
-            let body = session.requestBody(for: endpoint)
-            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+            let request = session.request(
+                endpoint, path: path.values, query: session.queryValues(for: endpoint), body: await body(for: endpoint))
             await send(endpoint, request, path: path)
         }
     }

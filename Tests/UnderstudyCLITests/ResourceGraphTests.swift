@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudySpecs
 
 @testable import UnderstudyCLI
 
@@ -107,6 +108,16 @@ struct ResourceGraphTests {
         #expect(pets.operations(.action).map(\.endpoint) == ["POST /owners/{ownerId}/pets/{petId}:adopt"])
         // Declared out of every resource.
         #expect(graph.others == ["GET /health"])
+    }
+
+    /// 42's slots have no read: the declared list (`GET /v2/me/slots`) gives the item, not the create's request
+    /// model, and the create, which answers the slots it opened as a list, is found to answer items.
+    @Test func aDeclaredListGivesTheItemOfAResourceWithoutARead() throws {
+        let slots = try #require(ResourceGraph(spec: Intra42.spec).resource(named: "slots"))
+        #expect(slots.modelName == "Intra42.Slot")
+        #expect(slots.operation(.list)?.answer == .root)
+        #expect(slots.operation(.create)?.answer == .root)
+        #expect(slots.identifier == ResourceIdentifier(parameter: "id", member: "id"))
     }
 
     /// A path whose read answers a list is a collection named by its parameter, not an item; a write named like a

@@ -90,6 +90,52 @@ struct CheckMockTests {
         }
     }
 
+    /// An action declared to run on an item the spec chooses (joining another user's activity) runs there, in the
+    /// declared order; where the chooser finds none, each action is skipped with the declared reason, and is not sent
+    /// to the check's own item instead.
+    @Test func declaredTargetsChooseTheItemAnActionRunsOn() async throws {
+        try await withMockServer(.apinest) { server in
+            let credentials = Credentials(token: try await Self.token(server, user: "camille.dubois@example.com"))
+            let report = await Self.check(Fitness.spec, server, credentials: credentials)
+            // Leaving answers 200 only to a participant: the activity joined is the one left.
+            #expect(Self.problems(report) == [])
+            for id in [Fitness.joinActivity.id, Fitness.leaveActivity.id] {
+                #expect(report.endpoints.first { $0.endpoint == id }?.elicited.contains(200) == true)
+            }
+
+            let nowhere = WriteHints().acting(
+                [Fitness.joinActivity.id, Fitness.leaveActivity.id], because: "needs a stranger's activity"
+            ) { _ in nil }
+            // Without the probes, which send their own refusals to every write, nothing else reaches the actions.
+            let skipped = await Checker(
+                spec: Fitness.spec.hinting(nowhere),
+                options: CheckOptions(
+                    baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: true, probes: false,
+                    transport: Self.patient)
+            ).run()
+            for id in [Fitness.joinActivity.id, Fitness.leaveActivity.id] {
+                let record = skipped.endpoints.first { $0.endpoint == id }
+                #expect(record?.skipped == "no item to act on: needs a stranger's activity")
+                #expect(record?.requests == 0)
+            }
+            #expect(skipped.endpoints.first { $0.endpoint == Fitness.completeActivity.id }?.elicited == [200])
+        }
+    }
+
+    /// What the explorer writes is what it reads back when a server only changes its spelling.
+    @Test(arguments: [
+        (JSONValue.string("2025-09-27T16:15:00Z"), JSONValue?.some(.string("2025-09-27T16:15:00.000Z")), true),
+        (.string("2025-09-22"), .string("2025-09-22T00:00:00.000Z"), true),
+        (.string("2025-09-22"), .string("2025-09-23T00:00:00Z"), false),
+        (.string("Running"), .string("running"), false),
+        (.null, nil, true),
+        (.string("a"), nil, false),
+        (.number(JSONNumber(1.0)), .integer(1), true),
+    ])
+    func writtenAndReadAreTheSame(written: JSONValue, read: JSONValue?, same: Bool) {
+        #expect(Explorer.same(written, read) == same)
+    }
+
     @Test func videGreniersIsCleanSigningInWithALogin() async throws {
         try await withMockServer(.videgreniers) { server in
             let credentials = Credentials(login: ("demo@videgreniers.test", "Passw0rd!"))

@@ -402,6 +402,12 @@ package struct ResourceInference {
             return matches || item == .any || role == .list ? pointer : nil
         }
         if Self.same(response, item, definitions) { return .root }
+        // A create may answer the items it made as a list (42's `POST /v2/slots` opens a range of slots).
+        if role == .create, let (pointer, items) = Self.listItems(in: response, definitions),
+            Self.same(items, item, definitions)
+        {
+            return pointer
+        }
         guard case .object(let object)? = response.resolved(in: definitions) else { return nil }
         for property in object.properties where Self.same(property.schema.nonNull, item, definitions) {
             return JSONPointer(tokens: [property.name])
@@ -512,11 +518,26 @@ package struct ResourceInference {
                 resource.item = resource.item ?? endpoint.path
                 if role == .read, let schema = endpoint.response?.schema { resource.schema = schema }
             }
+            // Without a read, a declared list's items are the item (`GET /v2/me/slots` for `POST /v2/slots`, which
+            // takes a request model): what the other operations answer is found anew.
+            if role == .list, resource.operation(.read) == nil, let response = endpoint.response?.schema,
+                let items = Self.listItems(in: response, spec.definitions)?.schema,
+                !Self.same(items, resource.schema, spec.definitions)
+            {
+                resource.schema = items
+                for position in resource.operations.indices {
+                    let operation = resource.operations[position]
+                    guard let known = endpoints[operation.endpoint] else { continue }
+                    resource.operations[position].answer = answer(of: known, role: operation.role, items)
+                    resource.operations[position].element = element(of: resource.operations[position], items)
+                }
+            }
             if let member, let item = resource.item, case .parameter(let parameter)? = item.segments.last {
                 resource.identifier = ResourceIdentifier(parameter: parameter, member: member)
             }
-            resource.operations.append(
-                ResourceOperation(role, endpoint.id, answer: answer(of: endpoint, role: role, resource.schema)))
+            var operation = ResourceOperation(role, endpoint.id, answer: answer(of: endpoint, role: role, resource.schema))
+            operation.element = operation.answer.flatMap { _ in element(of: operation, resource.schema) }
+            resource.operations.append(operation)
             resource.operations.sort { ($0.role, $0.endpoint) < ($1.role, $1.endpoint) }
             if !resource.basis.contains(.declared) { resource.basis.append(.declared) }
             resources[index] = resource

@@ -52,7 +52,7 @@ extension ObjectRule {
             guard let later = value.doubleValue, let earlier = bound.doubleValue else { return nil }
             return later > earlier
         case (.string(let value), .string(let bound)):
-            guard let later = instant(value), let earlier = instant(bound) else { return nil }
+            guard let later = Date(iso8601: value), let earlier = Date(iso8601: bound) else { return nil }
             return later > earlier
         default:
             return nil
@@ -65,7 +65,7 @@ extension ObjectRule {
         switch value {
         case .number(let number): return number.doubleValue.map { .number(JSONNumber($0 + 1)) } ?? value
         case .string(let text):
-            guard let date = instant(text) else { return value }
+            guard let date = Date(iso8601: text) else { return value }
             let formatter = ISO8601DateFormatter()
             if text.count == 10 {
                 formatter.formatOptions = [.withFullDate]
@@ -75,16 +75,5 @@ extension ObjectRule {
             return .string(formatter.string(from: date.addingTimeInterval(900)))
         default: return value
         }
-    }
-
-    private static func instant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
-        ] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

@@ -47,6 +47,8 @@ public struct APISpec: Sendable {
     public internal(set) var assumptions: [Assumption] = []
     /// The write flow of `check --allow-writes` (see ``writing(_:)``); without one, a check only reads.
     public internal(set) var writeScenario: WriteScenario?
+    /// What the explorer of `check --allow-writes` cannot learn from the document (see ``hinting(_:)``).
+    public internal(set) var writeHints = WriteHints()
     /// The tables behind a PostgREST API (see ``database(_:)``); empty for other APIs.
     public internal(set) var database: [DatabaseTable] = []
     /// How `check --login email:password` signs in (see ``signingIn(_:)``), when the API has such a login.

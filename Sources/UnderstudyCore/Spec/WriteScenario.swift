@@ -6,7 +6,10 @@ import Foundation
 ///
 /// The checker runs it without knowing the API: every call goes through the ``ScenarioSession``, which
 /// judges each answer like a read. A failed step returns `nil`, so the steps that need its result are
-/// skipped, never the clean-up of what already exists. A spec without a scenario gets a read-only check.
+/// skipped, never the clean-up of what already exists. A spec without a scenario is explored: the checker
+/// creates, reads back, changes and deletes items of its resources itself, told by the spec's ``WriteHints`` only
+/// what the document leaves to prose. A scenario is for flows no resource describes (an account's sign-up and
+/// deletion, PostgREST's filtered writes).
 ///
 /// ```swift
 /// let notes = WriteScenario { session in

@@ -210,6 +210,10 @@ struct ResourceItems {
     /// in a generated envelope.
     func itemAnswer(_ item: JSONValue, key: String, endpoint: AnyEndpoint, pointer: JSONPointer) -> JSONValue {
         guard let answer = endpoint.response?.schema else { return item }
+        // A create that answers the items it made as a list answers a list of one.
+        if ResourceInference.listItems(in: answer, spec.definitions)?.pointer == pointer {
+            return listAnswer([(key, item)], total: 1, endpoint: endpoint, pointer: pointer)
+        }
         let target = pointer == .root ? answer : member(pointer, of: answer) ?? resource.schema
         let presented = conform(item, to: target, key: key)
         guard pointer != .root else { return presented }

@@ -21,7 +21,7 @@ public enum Achievements {
             AnyEndpoint(summary), AnyEndpoint(badges), AnyEndpoint(challenges), AnyEndpoint(leaderboard),
             AnyEndpoint(notifications), AnyEndpoint(markNotificationRead), AnyEndpoint(markAllNotificationsRead),
         ],
-        ambiguities: ambiguities).writing(writeScenario)
+        ambiguities: ambiguities)
 
     /// `page` / `limit` paging, `{total, page, totalPages, limit}` at `/pagination` of the body.
     private static let paging = Pagination.pageInBody(

@@ -21,7 +21,7 @@ public enum Fitness {
             AnyEndpoint(createActivity), AnyEndpoint(activities), AnyEndpoint(activity),
             AnyEndpoint(completeActivity), AnyEndpoint(joinActivity), AnyEndpoint(leaveActivity),
         ],
-        ambiguities: ambiguities).writing(writeScenario)
+        ambiguities: ambiguities).hinting(writeHints)
 
     /// The `{id}` of the activity endpoints: an activity's `_id`.
     private static let activityID = Parameter.path("id", .string(format: .objectId), summary: "The activity's `_id`.")

@@ -25,7 +25,7 @@ public enum Intra42 {
             AnyEndpoint(deleteSlot),
         ],
         ambiguities: ambiguities, optionalKeys: .alwaysPresent
-    ).assuming(assumptions).writing(writeScenario)
+    ).assuming(assumptions).hinting(writeHints)
 
     /// Sets the format of timestamp properties: ISO 8601 UTC with milliseconds, as the API writes them.
     static func setTimestampFormat(_ schema: inout ObjectSchema, _ names: String...) {
