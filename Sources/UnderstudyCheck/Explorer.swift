@@ -31,12 +31,37 @@ struct Explorer {
         for target in spec.writeHints.targets { await act(target) }
         await otherWrites()
         for (resource, item) in made.reversed() { await remove(item, of: resource) }
+        for flow in spec.writeHints.flows { await flow.scenario.run(in: session) }
+        await endSession()
     }
 
-    /// The body of a write: the spec's hint where it declares one, else made up from the request schema.
-    private func body(for endpoint: AnyEndpoint) async -> JSONValue? {
-        if let make = spec.writeHints.bodies[endpoint.id] { return await make(session) }
-        return session.requestBody(for: endpoint)
+    /// The body of a write: the spec's hint where it declares one, else made up from the request schema (`nil` for
+    /// none); `.none` when the hint cannot make one, and the write is not sent.
+    private func body(for endpoint: AnyEndpoint) async -> JSONValue?? {
+        if let make = spec.writeHints.bodies[endpoint.id] {
+            guard let body = await make(session) else { return .none }
+            return .some(body)
+        }
+        return .some(session.requestBody(for: endpoint))
+    }
+
+    /// Whether a write ends the run's session: declared so, or its path ends in `logout`, `signout` or `revoke`.
+    private func endsSession(_ endpoint: AnyEndpoint) -> Bool {
+        if spec.writeHints.sessionEnders.contains(endpoint.id) { return true }
+        guard case .literal(let last)? = endpoint.path.segments.last else { return false }
+        let word = last.lowercased().filter(\.isLetter)
+        return ["logout", "signout", "revoke"].contains(word)
+    }
+
+    /// The writes that end the session, last: the run has nothing left to send after them.
+    private func endSession() async {
+        for endpoint in spec.endpoints where endpoint.method != .get && endsSession(endpoint) {
+            guard session.canCall(endpoint), !spec.writeHints.isLeftToAFlow(endpoint.id),
+                let path = session.pathValues(for: endpoint, guessing: true), let body = await body(for: endpoint)
+            else { continue }
+            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+            await send(endpoint, request, path: path)
+        }
     }
 
     // MARK: Create
@@ -48,8 +73,8 @@ struct Explorer {
             session.canCall(endpoint)
         else { return nil }
         guard let path = session.pathValues(for: endpoint, guessing: true) else { return nil }
+        guard let made = await body(for: endpoint) else { return nil }
         let hinted = spec.writeHints.bodies[endpoint.id] != nil
-        let made = await body(for: endpoint)
         let body = hinted ? made : namingItem(made, of: resource, for: endpoint)
         let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
         let (exchange, answer) = await send(endpoint, request, path: path)
@@ -88,7 +113,7 @@ struct Explorer {
         for role in [ResourceOperation.Role.replace, .update] {
             for operation in resource.operations(role) {
                 guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint) else { continue }
-                var body = await body(for: endpoint)
+                guard var body = await body(for: endpoint) else { continue }
                 // The body names the item where its model has the identifier member (`PUT /pet` by body id).
                 if let member = resource.identifier?.member, case .object(var members)? = body,
                     let value = typedID(item.id, member: member, endpoint: endpoint)
@@ -104,15 +129,23 @@ struct Explorer {
                 }
             }
         }
-        for operation in resource.operations(.action) where spec.writeHints.target(of: operation.endpoint) == nil {
+        // An item is acted on before it is closed: `publish` before `cancel`.
+        let actions = resource.operations(.action).filter { spec.writeHints.target(of: $0.endpoint) == nil }
+        for operation in actions.filter({ !Self.closes($0.endpoint) }) + actions.filter({ Self.closes($0.endpoint) }) {
             guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint),
-                endpoint.path.segments.count > resource.collection.segments.count
+                endpoint.path.segments.count > resource.collection.segments.count, let body = await body(for: endpoint)
             else { continue }
             let path = values(of: item, in: resource, for: endpoint)
-            let request = session.request(
-                endpoint, path: path, query: session.queryValues(for: endpoint), body: await body(for: endpoint))
+            let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
             await send(endpoint, request, path: PathValues(values: path))
         }
+    }
+
+    /// Whether an action's name says it closes the item (`cancel`, `complete`, `archive`, …).
+    static func closes(_ endpoint: String) -> Bool {
+        let last = endpoint.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map { $0.lowercased() } ?? ""
+        return ["cancel", "close", "complete", "archive", "finish", "end", "reject", "deactivate", "disable"]
+            .contains(last)
     }
 
     /// Runs actions the spec declares on an item it chooses (``WriteHints/acting(_:because:on:)``), in order.
@@ -129,10 +162,10 @@ struct Explorer {
                     endpoint.path.parameterNames.dropFirst(resource.collection.parameterNames.count).first
                 } ?? endpoint.path.parameterNames.last
             guard let parameter,
-                let path = session.pathValues(for: endpoint, guessing: true, preset: [parameter: id])
+                let path = session.pathValues(for: endpoint, guessing: true, preset: [parameter: id]),
+                let body = await body(for: endpoint)
             else { continue }
-            let request = session.request(
-                endpoint, path: path.values, query: session.queryValues(for: endpoint), body: await body(for: endpoint))
+            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
             await send(endpoint, request, path: path)
         }
     }
@@ -189,14 +222,16 @@ struct Explorer {
     private func otherWrites() async {
         let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
         for endpoint in spec.endpoints where endpoint.method != .get && !reached.contains(endpoint.id) {
-            // A sign-in is checked by signing in; an action with a declared target runs on that target only.
+            // A sign-in is checked by signing in; an action with a declared target runs on that target only; a flow's
+            // endpoints are its own; what ends the session comes last.
             guard session.canCall(endpoint), !session.signInEndpoints.contains(endpoint.id),
-                spec.writeHints.target(of: endpoint.id) == nil
+                spec.writeHints.target(of: endpoint.id) == nil, !spec.writeHints.isLeftToAFlow(endpoint.id),
+                !endsSession(endpoint)
             else { continue }
             if session.graph.role(of: endpoint.id)?.operation.role == .delete { continue }
-            guard let path = session.pathValues(for: endpoint, guessing: true) else { continue }
-            let request = session.request(
-                endpoint, path: path.values, query: session.queryValues(for: endpoint), body: await body(for: endpoint))
+            guard let path = session.pathValues(for: endpoint, guessing: true), let body = await body(for: endpoint)
+            else { continue }
+            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
             await send(endpoint, request, path: path)
         }
     }

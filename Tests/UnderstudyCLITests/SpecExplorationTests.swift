@@ -4,6 +4,7 @@ import UnderstudyCheck
 import UnderstudyCore
 import UnderstudyMock
 import UnderstudyMockServer
+import UnderstudyOpenAPI
 
 /// `check --spec --allow-writes` against `mock --spec`, on every test document (the public ones no one here wrote
 /// among them), over real loopback sockets: the checker explores each document's resources (ids from list answers,
@@ -35,6 +36,60 @@ struct SpecExplorationTests {
         let report = await Checker(spec: spec, options: options).run()
         await server.stop()
         return (spec, report)
+    }
+
+    /// A logout sent among the other writes would end the run's session halfway: the explorer sends it after
+    /// everything else, the clean-up included, on any API.
+    @Test func aLogoutIsSentLast() async throws {
+        let document = #"""
+            openapi: 3.0.3
+            info: {title: Notes, version: "1"}
+            security: [{bearer: []}]
+            components:
+              securitySchemes:
+                bearer: {type: http, scheme: bearer}
+              schemas:
+                Note:
+                  type: object
+                  required: [id, text]
+                  properties:
+                    id: {type: integer, readOnly: true}
+                    text: {type: string, maxLength: 40}
+            paths:
+              /auth/logout:
+                post:
+                  responses: {'204': {description: Signed out}}
+              /notes:
+                get:
+                  responses:
+                    '200': {description: Notes, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Note'}}}}}
+                post:
+                  requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+                  responses:
+                    '201': {description: Made, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+              /notes/{id}:
+                parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                get:
+                  responses:
+                    '200': {description: A note, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+                    '404': {description: No such note}
+                delete:
+                  responses:
+                    '204': {description: Deleted}
+                    '404': {description: No such note}
+            """#
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "notes.yaml")
+        let server = try await MockServer.start(try await ResourceMock(spec: spec))
+        let options = CheckOptions(
+            baseURL: server.baseURL.absoluteString, credentials: Credentials(token: FixtureMock.readyToken),
+            allowWrites: true, probes: false, transport: HTTPTransport.Options(timeout: .seconds(120)))
+        let report = await Checker(spec: spec, options: options).run()
+        await server.stop()
+        let writes = report.sent.filter { $0.method != .get }.map { "\($0.method.rawValue) \(URL(string: $0.url)?.path ?? "")" }
+        #expect(writes.first == "POST /notes", "\(writes)")
+        #expect(writes.dropLast().last?.hasPrefix("DELETE /notes/") == true, "\(writes)")
+        #expect(writes.last == "POST /auth/logout", "\(writes)")
+        #expect(report.findings.filter { $0.severity == .error }.isEmpty)
     }
 
     @Test func theCheckerExploresEveryDocumentWithoutAnError() async throws {

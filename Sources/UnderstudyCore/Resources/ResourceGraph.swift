@@ -324,9 +324,13 @@ package struct ResourceInference {
     private static func unwrapped(_ schema: Schema, _ definitions: SchemaDefinitions) -> Schema {
         guard case .object(let object)? = schema.resolved(in: definitions) else { return schema }
         let objects = object.properties.filter { isObject($0.schema, definitions) }
+        let enveloped = objects.first { envelopeMembers.contains($0.name) }
+        // A larger envelope names no item of its own (`{success, data, message, errors, timestamp}`).
+        let names = Set(object.properties.map(\.name))
         let data =
             object.properties.count == 1
-            ? objects.first : object.properties.count <= 3 ? objects.first { envelopeMembers.contains($0.name) } : nil
+            ? objects.first
+            : object.properties.count <= 3 || names.isDisjoint(with: ["id", "_id", "uuid"]) ? enveloped : nil
         return data?.schema.nonNull ?? schema
     }
 

@@ -28,15 +28,22 @@ public struct WriteHints: Sendable {
         public let choose: ItemChooser
     }
 
+    /// A flow no resource describes (an account signed up, refreshed and deleted), and the endpoints it alone calls.
+    public struct Flow: Sendable {
+        public let covers: Set<String>
+        public let scenario: WriteScenario
+    }
+
     public private(set) var bodies: [String: BodyMaker] = [:]
     public private(set) var targets: [Target] = []
+    public private(set) var flows: [Flow] = []
+    /// Writes that end the run's session (a logout): sent last, once.
+    public private(set) var sessionEnders: [String] = []
 
     public init() {}
 
-    /// Whether nothing is declared.
-    public var isEmpty: Bool { bodies.isEmpty && targets.isEmpty }
-
-    /// The hints with `endpoint`'s body made by `make` instead of generated from its schema.
+    /// The hints with `endpoint`'s body made by `make` instead of generated from its schema. A maker that cannot make
+    /// one returns `nil` (saying why with ``ScenarioSession/skip(_:because:)``): the write is not sent.
     public func body(_ endpoint: String, _ make: @escaping BodyMaker) -> WriteHints {
         var copy = self
         copy.bodies[endpoint] = make
@@ -60,6 +67,26 @@ public struct WriteHints: Sendable {
         var copy = self
         copy.targets.append(Target(actions: actions, reason: reason, choose: choose))
         return copy
+    }
+
+    /// The hints with a flow that runs after the exploring, and calls `covers` alone: the explorer leaves them to it.
+    public func flow(covering covers: [String], _ scenario: WriteScenario) -> WriteHints {
+        var copy = self
+        copy.flows.append(Flow(covers: Set(covers), scenario: scenario))
+        return copy
+    }
+
+    /// The hints with writes that end the run's session, sent last (the explorer also takes a path ending in
+    /// `logout`, `signout` or `revoke` for one).
+    public func endingTheSession(_ ids: [String]) -> WriteHints {
+        var copy = self
+        copy.sessionEnders += ids
+        return copy
+    }
+
+    /// Whether a flow calls `endpoint` alone.
+    public func isLeftToAFlow(_ endpoint: String) -> Bool {
+        flows.contains { $0.covers.contains(endpoint) }
     }
 
     /// The target of an action, if one is declared.

@@ -39,7 +39,7 @@ public enum VideGreniers {
         ambiguities: ambiguities,
         // System.Text.Json writes every property, `null` when empty (`DefaultIgnoreCondition.Never`).
         optionalKeys: .alwaysPresent
-    ).assuming(assumptions).writing(writeScenario).signingIn(signIn)
+    ).assuming(assumptions).hinting(writeHints).signingIn(signIn)
 
     /// The `timestamp` of generated error bodies: ``FixtureGenerator/referenceInstant`` as the wire writes
     /// dates, so generated bodies are deterministic and decodable.
