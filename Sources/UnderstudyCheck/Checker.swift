@@ -64,8 +64,8 @@ public struct CheckOptions: Sendable {
 }
 
 /// Checks a live server against one API's spec: every read endpoint (path parameters discovered from
-/// earlier answers, pagination walked over two pages) and, when allowed, the writes: the spec's write scenario, or
-/// the ``Explorer`` with the spec's ``WriteHints``.
+/// earlier answers, pagination walked over two pages) and, when allowed, the writes: the ``Explorer``, told by the
+/// spec's ``WriteHints`` what the document leaves to prose.
 ///
 /// ```swift
 /// let report = await Checker(spec: Fitness.spec, options: CheckOptions(baseURL: "http://127.0.0.1:4010"))
@@ -90,13 +90,7 @@ public struct Checker: Sendable {
         await session.checkReads()
         // Before the writes: a write scenario may end the session it signed in with.
         if options.probes { await Probes.run(session) }
-        if options.allowWrites {
-            if let scenario = spec.writeScenario {
-                await scenario.run(in: session)
-            } else {
-                await Explorer(session: session).run()
-            }
-        }
+        if options.allowWrites { await Explorer(session: session).run() }
         session.noteDocument()
         session.recordUnvisited()
         await owned?.shutdown()
@@ -208,12 +202,13 @@ final class CheckSession: Sendable {
     private func unvisitedReason(_ endpoint: AnyEndpoint) -> String {
         guard endpoint.method != .get else { return "not called" }
         guard options.allowWrites else { return "changes data: runs only with --allow-writes" }
-        if spec.writeScenario != nil { return "not part of the write scenario" }
+        if spec.writeHints.isLeftToAFlow(endpoint.id) { return "left to the spec's write flow, which did not call it" }
         if signInEndpoints.contains(endpoint.id) {
             return "the sign-in: checked when the run signs in with\(signInHint.dropFirst(3))"
         }
         guard let (resource, operation) = graph.role(of: endpoint.id), operation.role == .delete else {
-            return "not called"
+            return endpoint.method == .delete && !Explorer.isBelowAnItem(endpoint.path)
+                ? "deletes only items the check made, and it names none" : "not called"
         }
         guard let create = resource.operation(.create) else {
             return "deletes only items the check made, and \(resource.name) has no create"

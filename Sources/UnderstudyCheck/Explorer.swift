@@ -45,6 +45,19 @@ struct Explorer {
         return .some(session.requestBody(for: endpoint))
     }
 
+    /// Whether a path names an item and goes on below it (`/profiles/{username}/follow`).
+    static func isBelowAnItem(_ path: PathTemplate) -> Bool {
+        guard case .literal? = path.segments.last else { return false }
+        return !path.parameterNames.isEmpty
+    }
+
+    /// Whether the explorer itself writes through an endpoint: one the run can call, that no flow of the spec calls
+    /// alone, and that acts on an item of the explorer's choosing (not one a hint chooses).
+    private func explores(_ endpoint: AnyEndpoint) -> Bool {
+        session.canCall(endpoint) && !spec.writeHints.isLeftToAFlow(endpoint.id)
+            && spec.writeHints.target(of: endpoint.id) == nil
+    }
+
     /// Whether a write ends the run's session: declared so, or its path ends in `logout`, `signout` or `revoke`.
     private func endsSession(_ endpoint: AnyEndpoint) -> Bool {
         if spec.writeHints.sessionEnders.contains(endpoint.id) { return true }
@@ -56,8 +69,8 @@ struct Explorer {
     /// The writes that end the session, last: the run has nothing left to send after them.
     private func endSession() async {
         for endpoint in spec.endpoints where endpoint.method != .get && endsSession(endpoint) {
-            guard session.canCall(endpoint), !spec.writeHints.isLeftToAFlow(endpoint.id),
-                let path = session.pathValues(for: endpoint, guessing: true), let body = await body(for: endpoint)
+            guard explores(endpoint), let path = session.pathValues(for: endpoint, guessing: true),
+                let body = await body(for: endpoint)
             else { continue }
             let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
             await send(endpoint, request, path: path)
@@ -70,7 +83,7 @@ struct Explorer {
     /// (one, or several where a create makes a range), and the body sent.
     private func create(_ resource: Resource) async -> ([ResourceLedger.Item], JSONValue?)? {
         guard let operation = resource.operation(.create), let endpoint = spec.endpoint(operation.endpoint),
-            session.canCall(endpoint)
+            explores(endpoint)
         else { return nil }
         guard let path = session.pathValues(for: endpoint, guessing: true) else { return nil }
         guard let made = await body(for: endpoint) else { return nil }
@@ -112,7 +125,7 @@ struct Explorer {
         await readBack(resource, item, sent: sent, after: resource.operation(.create)?.endpoint)
         for role in [ResourceOperation.Role.replace, .update] {
             for operation in resource.operations(role) {
-                guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint) else { continue }
+                guard let endpoint = spec.endpoint(operation.endpoint), explores(endpoint) else { continue }
                 guard var body = await body(for: endpoint) else { continue }
                 // The body names the item where its model has the identifier member (`PUT /pet` by body id).
                 if let member = resource.identifier?.member, case .object(var members)? = body,
@@ -130,9 +143,9 @@ struct Explorer {
             }
         }
         // An item is acted on before it is closed: `publish` before `cancel`.
-        let actions = resource.operations(.action).filter { spec.writeHints.target(of: $0.endpoint) == nil }
+        let actions = resource.operations(.action)
         for operation in actions.filter({ !Self.closes($0.endpoint) }) + actions.filter({ Self.closes($0.endpoint) }) {
-            guard let endpoint = spec.endpoint(operation.endpoint), session.canCall(endpoint),
+            guard let endpoint = spec.endpoint(operation.endpoint), explores(endpoint),
                 endpoint.path.segments.count > resource.collection.segments.count, let body = await body(for: endpoint)
             else { continue }
             let path = values(of: item, in: resource, for: endpoint)
@@ -218,17 +231,19 @@ struct Explorer {
 
     /// Every write no resource step reached, once, with a generated body: a collection's actions, writes that
     /// belong to no resource, changes to items the run did not make. A delete is sent only to an item the run
-    /// made.
+    /// made, never here.
     private func otherWrites() async {
         let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
         for endpoint in spec.endpoints where endpoint.method != .get && !reached.contains(endpoint.id) {
-            // A sign-in is checked by signing in; an action with a declared target runs on that target only; a flow's
-            // endpoints are its own; what ends the session comes last.
-            guard session.canCall(endpoint), !session.signInEndpoints.contains(endpoint.id),
-                spec.writeHints.target(of: endpoint.id) == nil, !spec.writeHints.isLeftToAFlow(endpoint.id),
-                !endsSession(endpoint)
-            else { continue }
+            // A sign-in is checked by signing in; what ends the session comes last.
+            guard explores(endpoint), !session.signInEndpoints.contains(endpoint.id), !endsSession(endpoint) else {
+                continue
+            }
+            // A delete goes only to an item the run made: one on a collection (PostgREST's `DELETE /favorites`, with
+            // made-up filters or none) may remove what others own. One below an item removes a relation the other
+            // writes made (`DELETE /profiles/{username}/follow`).
             if session.graph.role(of: endpoint.id)?.operation.role == .delete { continue }
+            if endpoint.method == .delete, !Self.isBelowAnItem(endpoint.path) { continue }
             guard let path = session.pathValues(for: endpoint, guessing: true), let body = await body(for: endpoint)
             else { continue }
             let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
@@ -266,14 +281,13 @@ struct Explorer {
 
     /// Deletes an item the run made, then reads it to see it gone; says so where the API cannot delete it.
     private func remove(_ item: ResourceLedger.Item, of resource: Resource) async {
-        guard let operation = resource.operation(.delete), let endpoint = spec.endpoint(operation.endpoint),
-            session.canCall(endpoint)
-        else {
+        guard let operation = resource.operation(.delete), let endpoint = spec.endpoint(operation.endpoint) else {
             if let create = resource.operation(.create)?.endpoint {
                 session.note(create, "the created \(resource.name) item \(item.id) stays: the API has no delete for it")
             }
             return
         }
+        guard explores(endpoint) else { return }
         let path = values(of: item, in: resource, for: endpoint)
         let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint))
         let (exchange, _) = await session.perform(endpoint, request, expecting: endpoint.expectedStatuses(), path: path)

@@ -39,8 +39,9 @@ struct SpecExplorationTests {
     }
 
     /// A logout sent among the other writes would end the run's session halfway: the explorer sends it after
-    /// everything else, the clean-up included, on any API.
-    @Test func aLogoutIsSentLast() async throws {
+    /// everything else, the clean-up included, on any API. A delete of a whole collection is never sent: it would
+    /// remove what the check did not make.
+    @Test func aLogoutIsSentLastAndACollectionNeverDeleted() async throws {
         let document = #"""
             openapi: 3.0.3
             info: {title: Notes, version: "1"}
@@ -67,6 +68,8 @@ struct SpecExplorationTests {
                   requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
                   responses:
                     '201': {description: Made, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+                delete:
+                  responses: {'204': {description: Every note deleted}}
               /notes/{id}:
                 parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
                 get:
@@ -89,6 +92,10 @@ struct SpecExplorationTests {
         #expect(writes.first == "POST /notes", "\(writes)")
         #expect(writes.dropLast().last?.hasPrefix("DELETE /notes/") == true, "\(writes)")
         #expect(writes.last == "POST /auth/logout", "\(writes)")
+        #expect(!writes.contains("DELETE /notes"), "\(writes)")
+        #expect(
+            report.endpoints.first { $0.endpoint == "DELETE /notes" }?.skipped
+                == "deletes only items the check made, and it names none")
         #expect(report.findings.filter { $0.severity == .error }.isEmpty)
     }
 

@@ -53,9 +53,9 @@ struct CheckMockTests {
         }
     }
 
-    /// The checker knows no API by name: it runs whatever scenario the spec declares, and explores the spec's
-    /// resources when it declares none.
-    @Test func theWritesAreTheSpecsScenarioOrTheExplorer() async throws {
+    /// The checker knows no API by name: it explores every spec's resources, and leaves the endpoints a spec's flow
+    /// covers to that flow, run after the exploring.
+    @Test func theExplorerLeavesAFlowsEndpointsToIt() async throws {
         try await withMockServer(.apinest) { server in
             let credentials = Credentials(token: try await Self.token(server))
             let body = try JSONDecoder().decode(
@@ -68,20 +68,25 @@ struct CheckMockTests {
                     await session.call(Fitness.completeActivity, path: ["id": id], body: body)
                 }
             }
-            let report = await Self.check(Fitness.spec.writing(own), server, credentials: credentials)
+            let covered = [Fitness.completeActivity.id, Fitness.joinActivity.id, Fitness.leaveActivity.id]
+            let hints = WriteHints().flow(covering: covered, own)
+            let options = CheckOptions(
+                baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: true, probes: false,
+                transport: Self.patient)
+            let report = await Checker(spec: Fitness.spec.hinting(hints), options: options).run()
             #expect(Self.problems(report) == [])
+            // The explorer's create, then the flow's one write: the explorer acted on nothing the flow covers.
             let posts = report.sent.filter { $0.method == .post }
-            #expect(posts.count == 1)
-            #expect(posts.first?.url.hasSuffix("/complete") == true)
+            #expect(posts.map { $0.url.split(separator: "/").last ?? "" } == ["activities", "complete"])
             #expect(
-                posts.first.map { String(decoding: $0.body ?? [], as: UTF8.self) }
+                posts.last.map { String(decoding: $0.body ?? [], as: UTF8.self) }
                     == #"{"distanceKm":5,"durationMinutes":30}"#)
             #expect(
                 report.endpoints.first { $0.endpoint == "POST /activities/{id}/join" }?.skipped
                     == "not in this scenario")
 
-            // No scenario: the explorer creates an activity of its own and acts on it.
-            let explored = await Self.check(Fitness.spec.writing(nil), server, credentials: credentials)
+            // Without hints: the explorer creates an activity of its own and acts on it.
+            let explored = await Self.check(Fitness.spec.hinting(WriteHints()), server, credentials: credentials)
             let created = explored.sent.filter { $0.method == .post && $0.url.hasSuffix("/activities") }
             #expect(created.count == 1)
             #expect(explored.endpoints.first { $0.endpoint == "POST /activities" }?.skipped == nil)

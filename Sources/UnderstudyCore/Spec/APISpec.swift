@@ -45,9 +45,8 @@ public struct APISpec: Sendable {
     /// What the spec takes for granted where the documents are silent (see ``assuming(_:)``); a check's findings
     /// that rest on one are warnings but with `--strict`.
     public internal(set) var assumptions: [Assumption] = []
-    /// The write flow of `check --allow-writes` (see ``writing(_:)``); without one, a check only reads.
-    public internal(set) var writeScenario: WriteScenario?
-    /// What the explorer of `check --allow-writes` cannot learn from the document (see ``hinting(_:)``).
+    /// What the explorer of `check --allow-writes` cannot learn from the document, and the flows no resource
+    /// describes (see ``hinting(_:)``).
     public internal(set) var writeHints = WriteHints()
     /// The tables behind a PostgREST API (see ``database(_:)``); empty for other APIs.
     public internal(set) var database: [DatabaseTable] = []

@@ -1,15 +1,12 @@
 import Foundation
 
-/// The write flow `check --allow-writes` runs against an API, declared with its spec: it creates what it
-/// needs through the endpoint descriptors (bodies are the endpoints' own request models), exercises the
-/// endpoints that change it, and removes it again where the API offers a way to.
+/// A write flow no resource describes (an account signed up, refreshed and deleted; PostgREST rows named by
+/// filters), declared with a spec's ``WriteHints/flow(covering:_:)``: it calls endpoints through the endpoint
+/// descriptors (bodies are the endpoints' own request models) and removes what it made where the API offers a way
+/// to. The explorer of `check --allow-writes` does everything else, and runs the flow after exploring.
 ///
-/// The checker runs it without knowing the API: every call goes through the ``ScenarioSession``, which
-/// judges each answer like a read. A failed step returns `nil`, so the steps that need its result are
-/// skipped, never the clean-up of what already exists. A spec without a scenario is explored: the checker
-/// creates, reads back, changes and deletes items of its resources itself, told by the spec's ``WriteHints`` only
-/// what the document leaves to prose. A scenario is for flows no resource describes (an account's sign-up and
-/// deletion, PostgREST's filtered writes).
+/// Every call goes through the ``ScenarioSession``, which judges each answer like a read. A failed step returns `nil`,
+/// so the steps that need its result are skipped, never the clean-up of what already exists.
 ///
 /// ```swift
 /// let notes = WriteScenario { session in
@@ -120,13 +117,6 @@ public struct LoginDeclaration: Sendable {
 }
 
 extension APISpec {
-    /// The same spec with the write flow `check --allow-writes` runs (`nil`: none, a read-only check).
-    public func writing(_ scenario: WriteScenario?) -> APISpec {
-        var copy = self
-        copy.writeScenario = scenario
-        return copy
-    }
-
     /// The same spec with its e-mail and password sign-in.
     public func signingIn(_ login: LoginDeclaration) -> APISpec {
         var copy = self

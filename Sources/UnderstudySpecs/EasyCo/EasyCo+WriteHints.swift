@@ -2,9 +2,13 @@ import Foundation
 import UnderstudyCore
 
 extension EasyCo {
+    /// PostgREST names rows by filters, not paths, which the explorer does not follow: the writes are one flow.
+    static let writeHints = WriteHints()
+        .flow(covering: [addFavorite.id, removeFavorite.id, createApplication.id], writeFlow)
+
     /// Favorite a property → read the favorite → delete it. Apply to a property the user neither owns nor has
     /// applied to → read the application; it stays (the API offers no way to delete one), which a note says.
-    static let writeScenario = WriteScenario { session in
+    private static let writeFlow = WriteScenario { session in
         guard let userID = session.userID, let user = UUID(uuidString: userID) else {
             session.skip(addFavorite, because: "the token carries no user id (sub claim)")
             session.skip(createApplication, because: "the token carries no user id (sub claim)")
