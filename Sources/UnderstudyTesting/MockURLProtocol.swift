@@ -18,13 +18,15 @@ public final class MockURLStub: Sendable {
     /// The base URL the stub answers: `http://<random>.understudy.invalid`.
     public let baseURL: URL
     public let engine: MockEngine
+    /// Every request the stub answered, with the contract's verdict on each.
+    public let journal = RequestJournal()
     private let host: String
 
     private init(engine: MockEngine) {
         self.engine = engine
         host = "\(UUID().uuidString.lowercased()).understudy.invalid"
         baseURL = URL(string: "http://\(host)")!
-        MockURLProtocol.register(engine, host: host)
+        MockURLProtocol.register(engine, journal: journal, host: host)
     }
 
     /// Builds the mock of `api` with its seeded state and starts answering `baseURL`.
@@ -57,21 +59,23 @@ public final class MockURLStub: Sendable {
 
 /// The `URLProtocol` behind ``MockURLStub``: hands each request to the registered ``MockEngine``.
 public final class MockURLProtocol: URLProtocol {
-    private static let engines = Locked<[String: MockEngine]>([:])
+    private static let engines = Locked<[String: (engine: MockEngine, journal: RequestJournal)]>([:])
 
-    static func register(_ engine: MockEngine, host: String) { engines.withLock { $0[host] = engine } }
+    static func register(_ engine: MockEngine, journal: RequestJournal, host: String) {
+        engines.withLock { $0[host] = (engine, journal) }
+    }
     static func unregister(host: String) { _ = engines.withLock { $0.removeValue(forKey: host) } }
 
-    private static func engine(for request: URLRequest) -> MockEngine? {
+    private static func stub(for request: URLRequest) -> (engine: MockEngine, journal: RequestJournal)? {
         guard let host = request.url?.host else { return nil }
         return engines.withLock { $0[host] }
     }
 
-    public override class func canInit(with request: URLRequest) -> Bool { engine(for: request) != nil }
+    public override class func canInit(with request: URLRequest) -> Bool { stub(for: request) != nil }
     public override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     public override func startLoading() {
-        guard let engine = Self.engine(for: request), let url = request.url else {
+        guard let (engine, journal) = Self.stub(for: request), let url = request.url else {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
@@ -83,6 +87,7 @@ public final class MockURLProtocol: URLProtocol {
         let loading = Loading(protocol: self)
         Task {
             let response = await engine.respond(to: raw)
+            journal.record(raw, answered: response, by: engine)
             loading.finish(response, url: url)
         }
     }

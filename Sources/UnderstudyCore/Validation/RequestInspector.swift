@@ -5,6 +5,8 @@ extension RuleID {
     public static let requestParameterMissing: RuleID = "request.parameter-missing"
     public static let requestParameterInvalid: RuleID = "request.parameter-invalid"
     public static let requestBodyMissing: RuleID = "request.body-missing"
+    /// A request reaches no documented endpoint: a path or a method the contract does not have.
+    public static let requestUnknownRoute: RuleID = "request.unknown-route"
     public static let requestBodyInvalidJSON: RuleID = "request.body-invalid-json"
     /// A ``RequestRule`` between values in different places of the request is broken.
     public static let requestRuleBroken: RuleID = "request.rule-broken"

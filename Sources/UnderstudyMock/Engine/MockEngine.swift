@@ -163,14 +163,7 @@ public final class MockEngine: Sendable {
                 spec: spec)
         }
         let segments = raw.path.split(separator: "/", omittingEmptySubsequences: true)
-        // Documented routes first, then what the server serves beyond its documents.
-        let candidates =
-            routes.filter { Self.matches($0.segments, segments) }
-            + undocumented.filter { Self.matches($0.segments, segments) }
-        // HEAD is GET without the body (RFC 9110 §9.3.2), on every GET route.
-        let isHeadOfGet = raw.method == "HEAD" && candidates.contains { $0.endpoint.method == .get }
-        let method = isHeadOfGet ? .get : HTTPMethod(rawValue: raw.method)
-        let matched = method.flatMap { method in candidates.first { $0.endpoint.method == method } }
+        let (candidates, method, matched) = route(raw, segments: segments)
 
         if let response = await injectFault(endpoint: matched?.id) { return response }
 
@@ -205,6 +198,54 @@ public final class MockEngine: Sendable {
             return behaviour.errorResponse(
                 MockError(.internalServerError, "unexpected error: \(error)"), spec: route.spec)
         }
+    }
+
+    /// The routes of a path (documented first, then what the server serves beyond its documents), the method asked
+    /// (GET for HEAD: RFC 9110 §9.3.2), and the route it reaches.
+    private func route(_ raw: RawRequest, segments: [Substring]) -> (
+        candidates: [Route], method: HTTPMethod?, matched: Route?
+    ) {
+        let candidates =
+            routes.filter { Self.matches($0.segments, segments) }
+            + undocumented.filter { Self.matches($0.segments, segments) }
+        let isHeadOfGet = raw.method == "HEAD" && candidates.contains { $0.endpoint.method == .get }
+        let method = isHeadOfGet ? .get : HTTPMethod(rawValue: raw.method)
+        let matched = method.flatMap { method in candidates.first { $0.endpoint.method == method } }
+        return (candidates, method, matched)
+    }
+
+    /// The contract's verdict on a request, as an app sent it: the endpoint it reaches (`nil` for none), and every
+    /// error-level finding on its parameters and body, or on its route when it reaches no documented endpoint.
+    package func verdict(on raw: RawRequest) -> (endpoint: AnyEndpoint?, violations: [Diagnostic]) {
+        guard !raw.path.hasPrefix("/__understudy/") else { return (nil, []) }
+        let id = "\(raw.method) \(raw.path)"
+        guard let stripped = underBasePath(raw) else {
+            return (nil, [Diagnostic(.error, rule: .requestUnknownRoute, endpoint: id, message: "not under \(basePath)")])
+        }
+        let segments = stripped.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let route = route(stripped, segments: segments).matched, route.isDocumented else {
+            return (nil, [Diagnostic(.error, rule: .requestUnknownRoute, endpoint: id, message: "no documented endpoint matches")])
+        }
+        let path = route.endpoint.path.match(stripped.path) ?? [:]
+        let query = FormURLEncoding.pairs(stripped.query)
+        let headers = Dictionary(raw.headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+        let inspection = RequestInspector(spec: route.spec, endpoint: route.endpoint).inspect(
+            body: raw.body, contentType: headers["content-type"]
+        ) { parameter in
+            switch parameter.location {
+            case .path: path[parameter.name]
+            case .query:
+                query.contains { $0.name == parameter.name }
+                    ? query.filter { $0.name == parameter.name }.map(\.value).joined(separator: ",") : nil
+            case .header: headers[parameter.name.lowercased()]
+            }
+        }
+        let violations = inspection.findings.filter { $0.severity == .error }.map { finding in
+            var finding = finding
+            finding.endpoint = route.endpoint.id
+            return finding
+        }
+        return (route.endpoint, violations)
     }
 
     /// The request with the base path taken off its path; `nil` when it is not under the base path.
