@@ -51,6 +51,33 @@ public final class MockURLStub: Sendable {
         return configuration
     }
 
+    /// A token the app would get for a seeded user (by e-mail, login or id; `nil` for the API's default user), as
+    /// its sign-in answers it.
+    /// - Throws: ``MockError`` 404 for an unknown user.
+    public func token(for user: String? = nil) async throws -> String {
+        let answer = try await engine.behaviour.issueToken(for: user)
+        guard let token = (answer["accessToken"] ?? answer["access_token"])?.stringValue else {
+            throw MockError(.internalServerError, "\(engine.behaviour.name) issued no access token: \(answer)")
+        }
+        return token
+    }
+
+    /// Makes `endpoint` answer `status` from now on (as often as `rate` says), in the API's error envelope.
+    public func fail<Request, Response>(_ endpoint: Endpoint<Request, Response>, with status: Int, rate: Double = 1) {
+        inject(FaultRule(route: endpoint.id, status: status, errorRate: rate))
+    }
+
+    /// Makes `endpoint` answer `delay` later from now on.
+    public func delay<Request, Response>(_ endpoint: Endpoint<Request, Response>, by delay: Duration) {
+        let milliseconds = Int(delay.components.seconds) * 1000 + Int(delay.components.attoseconds / 1_000_000_000_000_000)
+        inject(FaultRule(route: endpoint.id, latencyMilliseconds: milliseconds))
+    }
+
+    /// Adds a fault rule to those in force.
+    public func inject(_ rule: FaultRule) {
+        engine.setFaults(engine.faultRules + [rule])
+    }
+
     /// Stops answering ``baseURL``.
     public func stop() {
         MockURLProtocol.unregister(host: host)

@@ -19,6 +19,21 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     /// would not even fit in the clock's integer type.
     public static let maximumLatencyMilliseconds = 3_600_000
 
+    /// A rule on one endpoint (`POST /api/events`), or on every route for `nil`.
+    /// - Parameters:
+    ///   - status: the status answered, as often as `errorRate` says (always, by default, once a status is given).
+    public init(
+        route: String?, latencyMilliseconds: Int = 0, status: Int? = nil, errorRate: Double? = nil, dropRate: Double = 0,
+        malformedRate: Double = 0
+    ) {
+        self.route = route
+        self.latencyMilliseconds = min(max(0, latencyMilliseconds), Self.maximumLatencyMilliseconds)
+        self.status = status
+        self.errorRate = errorRate ?? (status == nil ? 0 : 1)
+        self.dropRate = dropRate
+        self.malformedRate = malformedRate
+    }
+
     /// Parses the textual form.
     /// - Throws: ``FaultRuleError`` naming the bad part.
     public init(parsing text: String) throws(FaultRuleError) {

@@ -63,6 +63,55 @@ struct TestKitTests {
         #expect(unknown.map(\.rule) == [.requestUnknownRoute])
     }
 
+    static func get(_ path: String, from mock: MockURLStub, token: String? = nil) async throws -> (JSONValue?, Int) {
+        var request = URLRequest(url: mock.baseURL.appendingPathComponent(path))
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession(configuration: mock.sessionConfiguration).data(for: request)
+        return (try? JSONValue(parsing: Array(data)), (response as? HTTPURLResponse)?.statusCode ?? 0)
+    }
+
+    /// The test moves the mock's clock: a 42 token expires after its 7200 seconds, and a slot must begin at least
+    /// half an hour after the clock's now, with no sleeping.
+    @Test func theClockDrivesTokenExpiryAndTheSlotNotice() async throws {
+        let clock = MockClock(start: .intra42Start)    // 2025-11-18T10:20:00Z
+        try await withMock(.intra42, configuration: MockConfiguration(now: clock.read)) { mock in
+            let token = try await mock.token()
+            let (me, status) = try await Self.get("v2/me", from: mock, token: token)
+            #expect(status == 200)
+            let userID = try #require(me?["id"]?.numberValue?.intValue)
+            func open(_ begin: String, _ end: String) async throws -> Int {
+                try await Self.post(
+                    "v2/slots", #"{"slot": {"user_id": \#(userID), "begin_at": "\#(begin)", "end_at": "\#(end)"}}"#,
+                    to: mock, token: token
+                ).1
+            }
+            // 40 minutes ahead: opened.
+            #expect(try await open("2025-11-18T11:00:00.000Z", "2025-11-18T11:15:00.000Z") == 201)
+            clock.advance(by: 30 * 60)    // 10:50: 11:15 is 25 minutes ahead
+            #expect(try await open("2025-11-18T11:15:00.000Z", "2025-11-18T11:30:00.000Z") == 422)
+            clock.advance(by: 7200 - 30 * 60)
+            #expect(try await Self.get("v2/me", from: mock, token: token).1 == 401)
+        }
+    }
+
+    /// One endpoint fails or slows down for one test; the others answer as before.
+    @Test func oneEndpointFailsForOneTest() async throws {
+        try await withMock(.videgreniers) { mock in
+            mock.fail(VideGreniers.events, with: 503)
+            mock.delay(VideGreniers.health, by: .milliseconds(20))
+            let (body, status) = try await Self.get("api/events", from: mock)
+            #expect(status == 503)
+            #expect(body?["success"] == false)
+            #expect(try await Self.get("health", from: mock).1 == 200)
+            #expect(mock.engine.faultRules.map(\.route) == ["GET /api/events", "GET /health"])
+            #expect(mock.engine.faultRules.last?.latencyMilliseconds == 20)
+        }
+        try await withMock(.videgreniers) { mock in
+            let status = try await Self.get("api/events", from: mock).1
+            #expect(status == 200)
+        }
+    }
+
     /// Tests run in parallel each get a mock of their own: the same e-mail address registers in every one of them
     /// (a shared state would answer all but one 409), and each sees only its own user.
     @Test(arguments: 0..<200)

@@ -302,7 +302,7 @@ extension Intra42MockTests {
         // The open session began this morning and counts until now.
         let today = try #require(stats["2025-11-18"]?.stringValue)
         #expect(today > "00:00:00.000000")
-        harness.clock.advance(600)
+        harness.clock.advance(by: 600)
         let later = await harness.send("GET", "/v2/users/cmartin/locations_stats", token: token).json?["2025-11-18"]?
             .stringValue
         #expect(later.map { $0 > today } == true)

@@ -270,7 +270,7 @@ extension Intra42MockTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("state.json")
-        let clock = Intra42TestClock()
+        let clock = MockClock(start: .intra42Start)
         // Each mock is released before the next opens the file: a running mock locks it.
         let token: String
         let created: [JSONValue]

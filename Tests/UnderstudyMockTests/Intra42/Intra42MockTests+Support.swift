@@ -9,26 +9,20 @@ import UnderstudySpecs
 
 @testable import UnderstudyMock
 
-/// A clock tests move by hand (token expiry, "to come", "30 minutes ahead").
-final class Intra42TestClock: Sendable {
-    /// 2025-11-18T10:20:00Z, a Tuesday: the seed's times are placed around 10:00 that day.
-    static let start = Date(timeIntervalSince1970: 1_763_461_200)
-    private let current = Locked(Intra42TestClock.start)
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+extension Date {
+    /// 2025-11-18T10:20:00Z, a Tuesday, where the tests' clock starts: the seed's times are placed around 10:00 that day.
+    static let intra42Start = Date(timeIntervalSince1970: 1_763_461_200)
 }
 
 /// An in-process intra42 mock with handy requests.
 struct Intra42Harness {
     let engine: MockEngine
     let mock: Intra42Mock
-    let clock: Intra42TestClock
+    let clock: MockClock
     let spec = Intra42.spec
 
     static func make(
-        clock: Intra42TestClock = Intra42TestClock(), stateFile: URL? = nil, fixtures: URL? = nil, seed: UInt64 = 42,
+        clock: MockClock = MockClock(start: .intra42Start), stateFile: URL? = nil, fixtures: URL? = nil, seed: UInt64 = 42,
         rateLimit: RateLimit? = nil
     ) async throws -> Intra42Harness {
         let configuration = Intra42Harness.configuration(
@@ -39,7 +33,7 @@ struct Intra42Harness {
     }
 
     static func configuration(
-        clock: Intra42TestClock, stateFile: URL? = nil, fixtures: URL? = nil, seed: UInt64 = 42,
+        clock: MockClock, stateFile: URL? = nil, fixtures: URL? = nil, seed: UInt64 = 42,
         rateLimit: RateLimit? = nil
     ) -> MockConfiguration {
         MockConfiguration(

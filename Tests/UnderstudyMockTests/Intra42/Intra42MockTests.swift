@@ -16,7 +16,7 @@ struct Intra42MockTests {
     // MARK: End to end over loopback
 
     @Test func authorizationCodeThenEveryPageOfProjectsFollowingLink() async throws {
-        let clock = Intra42TestClock()
+        let clock = MockClock(start: .intra42Start)
         try await LiveMock.with(.intra42, configuration: Intra42Harness.configuration(clock: clock)) { live in
             let mock = try #require(live.server.engine.behaviour as? Intra42Mock)
             let code = mock.store.read { $0.authorizationCodes[0].code }
@@ -87,7 +87,7 @@ struct Intra42MockTests {
     }
 
     @Test func rateLimitAnswers429WithRetryAfter() async throws {
-        let clock = Intra42TestClock()
+        let clock = MockClock(start: .intra42Start)
         let configuration = Intra42Harness.configuration(clock: clock, rateLimit: RateLimit(requests: 2, seconds: 1))
         try await LiveMock.with(.intra42, configuration: configuration) { live in
             let token = try #require(try await live.token()["access_token"]?.stringValue)
@@ -101,7 +101,7 @@ struct Intra42MockTests {
             // The limit is per credential: another token has its own budget.
             let other = try #require(try await live.token(for: "hdubois")["access_token"]?.stringValue)
             #expect(try await live.send("GET", "/v2/me", token: other).status == 200)
-            clock.advance(1)
+            clock.advance(by: 1)
             #expect(try await live.send("GET", "/v2/me", token: token).status == 200)
         }
     }
@@ -136,7 +136,7 @@ struct Intra42MockTests {
                 "authorization_code", ["code": .string(harness.code), "redirect_uri": "myapp42://oauth/callback"]))
         let oldAccess = try #require(first.json?["access_token"]?.stringValue)
         let oldRefresh = try #require(first.json?["refresh_token"])
-        harness.clock.advance(7000)
+        harness.clock.advance(by: 7000)
         let refreshed = await harness.send(
             "POST", "/oauth/token", json: harness.tokenRequest("refresh_token", ["refresh_token": oldRefresh]))
         #expect(refreshed.status == 200)
@@ -245,9 +245,9 @@ struct Intra42MockTests {
             expectConforms(reply.response.body, "GET /v2/users/{login}", in: spec, status: 401)
         }
         #expect(await harness.send("GET", "/v2/me", token: token).status == 200)
-        harness.clock.advance(7199)
+        harness.clock.advance(by: 7199)
         #expect(await harness.send("GET", "/v2/me", token: token).status == 200)
-        harness.clock.advance(1)
+        harness.clock.advance(by: 1)
         let expired = await harness.send("GET", "/v2/me", token: token)
         #expect(expired.status == 401)
         #expect(expired.json == ["error": "Not authorized", "message": "The access token expired"])

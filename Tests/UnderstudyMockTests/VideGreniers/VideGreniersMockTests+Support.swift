@@ -4,16 +4,14 @@ import UnderstudyCore
 import UnderstudyMock
 import UnderstudySpecs
 
-/// A clock tests move by hand (token expiry, dates of created rows).
-final class VideGreniersTestClock: Sendable {
-    /// 2025-11-15T17:46:40Z as seconds since 2001: a fixed start, so seeds and answers are reproducible.
-    static let start = Date(timeIntervalSinceReferenceDate: 785_000_000)
-    private let current = Locked(VideGreniersTestClock.start)
+extension Date {
+    /// 2025-11-15T17:46:40Z as seconds since 2001: the tests' clock starts there, so seeds and answers are reproducible.
+    static let videGreniersStart = Date(timeIntervalSinceReferenceDate: 785_000_000)
+}
 
-    var now: Date { current.withLock { $0 } }
+extension MockClock {
+    /// The time in seconds since 2001, as VideGreniers' records keep it.
     var seconds: Double { now.timeIntervalSinceReferenceDate }
-
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// An in-process VideGreniers mock with handy requests.
@@ -29,11 +27,11 @@ struct VideGreniersHarness {
     }
 
     let engine: MockEngine
-    let clock: VideGreniersTestClock
+    let clock: MockClock
     let spec = VideGreniers.spec
 
     static func make(
-        clock: VideGreniersTestClock = VideGreniersTestClock(), stateFile: URL? = nil, seed: UInt64 = 1,
+        clock: MockClock = MockClock(start: .videGreniersStart), stateFile: URL? = nil, seed: UInt64 = 1,
         maximumBodyBytes: Int = 1 << 20
     ) async throws -> VideGreniersHarness {
         let configuration = MockConfiguration(

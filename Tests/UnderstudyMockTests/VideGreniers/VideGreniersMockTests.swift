@@ -256,7 +256,7 @@ struct VideGreniersMockTests {
             token: "stale")
         #expect(login.status == 200)
 
-        mock.clock.advance(901)
+        mock.clock.advance(by: 901)
         let expired = await mock.send("GET", "/api/auth/me", token: demo.access)
         #expect(expired.status == 401)
         #expect(VideGreniersHarness.errors(expired.json) == ["invalid token: the token has expired"])
@@ -295,7 +295,7 @@ struct VideGreniersMockTests {
                 == (before?.numberValue?.intValue ?? 0) + 1)
 
         // Without userId it goes to every user; the admin gets their own copy back.
-        mock.clock.advance(60)
+        mock.clock.advance(by: 60)
         let broadcast = await mock.send(
             "POST", "/api/notifications",
             json: ["title": "Maintenance", "message": "Coupure ce soir à 23 h.", "type": 0],
@@ -884,7 +884,7 @@ struct VideGreniersMockTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("state.json")
-        let clock = VideGreniersTestClock()
+        let clock = MockClock(start: .videGreniersStart)
 
         // Each mock is released before the next opens the file: a running mock locks it.
         let seeded: [String]
@@ -968,7 +968,7 @@ struct VideGreniersMockTests {
         fixture.responses[200] = body
         try Data(fixture.jsonValue.serializedBytes()).write(to: apiFolder.appendingPathComponent(fixture.fileName))
 
-        let configuration = MockConfiguration(fixturesDirectory: folder, now: { VideGreniersTestClock.start })
+        let configuration = MockConfiguration(fixturesDirectory: folder, now: { Date.videGreniersStart })
         let engine = MockEngine(
             behaviour: try await VideGreniersMock(configuration: configuration), configuration: configuration)
         let event = await engine.send("GET", "/api/events/0b7a3c52-1f3e-4d8a-9c6b-2e5f7a9d1c30")
