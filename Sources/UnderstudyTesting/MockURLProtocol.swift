@@ -1,9 +1,9 @@
 import Foundation
+import UnderstudyCore
 import UnderstudyMock
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
-    import UnderstudyCore
 #endif
 
 /// Serves a mock API to `URLSession` in process, without a socket.
@@ -62,6 +62,57 @@ public final class MockURLStub: Sendable {
         return token
     }
 
+    /// Calls an endpoint as the app would, to put in place what a test needs (an event owned by a user, a favorite
+    /// row, a slot): through the API's own rules, signed in as `user` (a seeded user by e-mail, login or id; `nil` for
+    /// the API's default user), and left out of the ``journal``, which holds what the app sent.
+    ///
+    /// ```swift
+    /// let created = try await mock.arrange(VideGreniers.createEvent, body: event, as: "demo@videgreniers.test")
+    /// ```
+    /// - Returns: the answer, decoded as the endpoint's response model.
+    /// - Throws: ``ArrangeError`` when the mock refuses the call, or the decoder's error.
+    @discardableResult
+    public func arrange<Request: Encodable, Response>(
+        _ endpoint: Endpoint<Request, Response>, path: [String: String] = [:], query: [(String, String)] = [],
+        body: Request, headers: [String: String] = [:], as user: String? = nil
+    ) async throws -> Response {
+        guard let spec = engine.behaviour.specs.first(where: { $0.endpoint(endpoint.id) != nil }) else {
+            throw ArrangeError(endpoint: endpoint.id, status: 404, body: "not an endpoint of \(engine.behaviour.name)")
+        }
+        var fields = ["Accept": "application/json"]
+        if Request.self != NoBody.self { fields["Content-Type"] = "application/json" }
+        if endpoint.auth != .none {
+            let credential = try await engine.behaviour.issueToken(for: user)
+            if let token = (credential["accessToken"] ?? credential["access_token"])?.stringValue {
+                fields["Authorization"] = "Bearer \(token)"
+            }
+            if let key = credential["apikey"]?.stringValue { fields["apikey"] = key }
+        }
+        for (name, value) in headers { fields[name] = value }
+        let bytes = Request.self == NoBody.self ? [] : Array(try spec.wire.makeEncoder().encode(body))
+        let target = query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }
+            .joined(separator: "&")
+        let raw = RawRequest(
+            method: endpoint.method.rawValue, path: spec.basePath + endpoint.path.expand(path), query: target,
+            headers: fields, body: bytes)
+        let response = await engine.respond(to: raw)
+        guard (200..<300).contains(response.status) else {
+            throw ArrangeError(
+                endpoint: endpoint.id, status: response.status, body: String(decoding: response.body, as: UTF8.self))
+        }
+        if Response.self == NoContent.self, let none = NoContent() as? Response { return none }
+        return try spec.wire.makeDecoder().decode(Response.self, from: Data(response.body))
+    }
+
+    /// ``arrange(_:path:query:body:headers:as:)`` for an endpoint that takes no body.
+    @discardableResult
+    public func arrange<Response>(
+        _ endpoint: Endpoint<NoBody, Response>, path: [String: String] = [:], query: [(String, String)] = [],
+        headers: [String: String] = [:], as user: String? = nil
+    ) async throws -> Response {
+        try await arrange(endpoint, path: path, query: query, body: NoBody(), headers: headers, as: user)
+    }
+
     /// Makes `endpoint` answer `status` from now on (as often as `rate` says), in the API's error envelope.
     public func fail<Request, Response>(_ endpoint: Endpoint<Request, Response>, with status: Int, rate: Double = 1) {
         inject(FaultRule(route: endpoint.id, status: status, errorRate: rate))
@@ -82,6 +133,15 @@ public final class MockURLStub: Sendable {
     public func stop() {
         MockURLProtocol.unregister(host: host)
     }
+}
+
+/// A call a test made to put something in place that the mock refused.
+public struct ArrangeError: Error, CustomStringConvertible {
+    public let endpoint: String
+    public let status: Int
+    public let body: String
+
+    public var description: String { "arranging through \(endpoint) was refused with \(status): \(body)" }
 }
 
 /// The `URLProtocol` behind ``MockURLStub``: hands each request to the registered ``MockEngine``.

@@ -112,6 +112,52 @@ struct TestKitTests {
         }
     }
 
+    /// A test puts what it needs in place through the API's own rules, as a seeded user, with the spec's models;
+    /// what it arranged is not in the journal, which holds what the app sent.
+    @Test func arrangingPutsRecordsInPlaceAsAUser() async throws {
+        try await withMock(.videgreniers) { mock in
+            let start = Date().addingTimeInterval(7 * 86_400)
+            let command = VideGreniers.CreateEventCommand(
+                title: "Vide-grenier du test", description: "Arranged by the test.", eventType: .garageSale,
+                startDate: start, endDate: start.addingTimeInterval(6 * 3600), street: "1 rue du Test", city: "Lyon",
+                postalCode: "69001", country: "France", state: nil, latitude: 45.76, longitude: 4.83,
+                contactEmail: nil, contactPhone: nil, specialInstructions: nil, entryFeeAmount: nil,
+                entryFeeCurrency: nil, allowsEarlyBird: false, earlyBirdTime: nil, earlyBirdFeeAmount: nil,
+                earlyBirdFeeCurrency: nil, categoryId: nil)
+            let created = try await mock.arrange(VideGreniers.createEvent, body: command, as: "demo@videgreniers.test")
+            let id = try #require(created.data).id.uuidString.lowercased()
+            let token = try await mock.token(for: "demo@videgreniers.test")
+            let (event, status) = try await Self.get("api/events/\(id)", from: mock, token: token)
+            #expect(status == 200)
+            #expect(event?["data"]?["title"] == "Vide-grenier du test")
+            #expect(mock.journal.entries.map(\.endpoint) == ["GET /api/events/{id}"])
+        }
+        try await withMock(.intra42) { mock in
+            let me = try await mock.arrange(Intra42.me)
+            let begin = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 900).rounded(.up) * 900 + 3600)
+            let slots = try await mock.arrange(
+                Intra42.createSlot,
+                body: Intra42.NewSlotRequest(
+                    slot: .init(
+                        userId: me.id, beginAt: begin.formatted(.iso8601),
+                        endAt: begin.addingTimeInterval(900).formatted(.iso8601))))
+            let (listed, _) = try await Self.get("v2/me/slots", from: mock, token: try await mock.token())
+            #expect(listed?.arrayValue?.compactMap { $0["id"]?.numberValue?.intValue }.contains(slots[0].id) == true)
+        }
+        try await withMock(.easyco) { mock in
+            let user = try #require(JWTClaims.subject(try await mock.token()).flatMap(UUID.init(uuidString:)))
+            let favorites = try await mock.arrange(EasyCo.favorites, query: [("user_id", "eq.\(user.uuidString.lowercased())")])
+            let properties = try await mock.arrange(EasyCo.properties)
+            let property = try #require(properties.first { candidate in !favorites.contains { $0.propertyId == candidate.id } })
+            let rows = try await mock.arrange(
+                EasyCo.addFavorite, body: EasyCo.NewFavorite(userId: user, propertyId: property.id),
+                headers: ["Prefer": "return=representation"])
+            #expect(rows.first?.propertyId == property.id)
+            let again = try await mock.arrange(EasyCo.favorites, query: [("user_id", "eq.\(user.uuidString.lowercased())")])
+            #expect(again.count == favorites.count + 1)
+        }
+    }
+
     /// Tests run in parallel each get a mock of their own: the same e-mail address registers in every one of them
     /// (a shared state would answer all but one 409), and each sees only its own user.
     @Test(arguments: 0..<200)

@@ -28,6 +28,11 @@ extension EasyCo {
         public let userId: UUID
         public let propertyId: UUID
 
+        public init(userId: UUID, propertyId: UUID) {
+            self.userId = userId
+            self.propertyId = propertyId
+        }
+
         enum CodingKeys: String, CodingKey {
             case userId = "user_id"
             case propertyId = "property_id"

@@ -36,11 +36,21 @@ extension Intra42 {
     public struct NewSlotRequest: Codable, Sendable, Hashable {
         public let slot: Fields
 
+        public init(slot: Fields) {
+            self.slot = slot
+        }
+
         /// The slot to open.
         public struct Fields: Codable, Sendable, Hashable {
             public let userId: Int
             public let beginAt: String
             public let endAt: String
+
+            public init(userId: Int, beginAt: String, endAt: String) {
+                self.userId = userId
+                self.beginAt = beginAt
+                self.endAt = endAt
+            }
 
             enum CodingKeys: String, CodingKey {
                 case userId = "user_id"
