@@ -18,6 +18,33 @@ struct Proxy: AsyncParsableCommand {
             2 the proxy could not start or write a report, 64 bad usage.
             """)
 
+    @OptionGroup var proxy: ProxyArguments
+
+    func run() async throws { try await proxy.run(recordingTo: nil) }
+}
+
+/// `understudy record`: the validating proxy, writing what it saw as fixtures `mock --fixtures` replays.
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Proxy an app's (or a script's) traffic to a real server and write what it saw as fixtures.",
+        discussion: """
+            Works as understudy proxy does, and on SIGINT or SIGTERM writes --out/<api>/<endpoint>.json: per \
+            endpoint, the first answer seen for each documented status and the request that got it, in the files \
+            understudy generate writes (understudy mock --fixtures DIR replays them). Every token, API key and \
+            password seen in the traffic is replaced by its name ($UNDERSTUDY_TOKEN); an answer that breaks the \
+            contract is reported and not recorded. The same traffic writes the same bytes.
+            """)
+
+    @OptionGroup var proxy: ProxyArguments
+
+    @Option(help: "The folder to write the fixtures into; created if missing.")
+    var out: String
+
+    func run() async throws { try await proxy.run(recordingTo: URL(fileURLWithPath: out)) }
+}
+
+/// The options of `understudy proxy` and `understudy record`, and their run.
+struct ProxyArguments: ParsableArguments {
     @Option(help: "The API (\(APISelection.oneAPIList)).")
     var api: APISelection
 
@@ -65,13 +92,13 @@ struct Proxy: AsyncParsableCommand {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
     }
 
-    func run() async throws {
+    func run(recordingTo folder: URL?) async throws {
         let signals = SignalWaiter()
         let format = self.format
         let options = ProxyOptions(
             transport: HTTPTransport.Options(
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes),
-            maximumRequestBodyBytes: maxBodyBytes)
+            maximumRequestBodyBytes: maxBodyBytes, recording: folder != nil)
         let proxy: ValidatingProxy
         do {
             proxy = try await ValidatingProxy.start(
@@ -92,6 +119,7 @@ struct Proxy: AsyncParsableCommand {
         await proxy.stop()
         let reports = await proxy.reports()
         FileHandle.standardError.write(Data("stopped on \(signal)\n".utf8))
+        if let folder { try await writeRecordings(of: proxy, to: folder) }
         try write(CheckReportRenderer.json(reports), to: report, what: "JSON report")
         try write(CheckReportRenderer.junit(reports, failOn: failOn), to: junit, what: "JUnit report")
         let findings = reports.flatMap(\.sortedFindings)
@@ -103,6 +131,29 @@ struct Proxy: AsyncParsableCommand {
         case .json: FileHandle.standardOutput.write(Data(ProxyOutput.jsonSummary(reports).utf8))
         }
         if findings.contains(where: { $0.severity >= failOn }) { throw ExitStatus.findings }
+    }
+
+    /// Writes the proxy's recordings as `folder/<api>/<endpoint>.json`.
+    private func writeRecordings(of proxy: ValidatingProxy, to folder: URL) async throws {
+        let recordings = await proxy.recordings()
+        do {
+            var count = 0
+            for (api, fixtures) in recordings.sorted(by: { $0.key < $1.key }) {
+                let apiFolder = folder.appendingPathComponent(api)
+                try FileManager.default.createDirectory(at: apiFolder, withIntermediateDirectories: true)
+                for fixture in fixtures {
+                    let file = apiFolder.appendingPathComponent(fixture.fileName)
+                    try Data(fixture.jsonValue.serialized(.pretty).utf8).write(to: file, options: .atomic)
+                    count += 1
+                }
+            }
+            let message = "recorded \(count) endpoint fixture\(count == 1 ? "" : "s") to \(folder.path) "
+                + "(understudy mock --fixtures \(folder.path) replays them)\n"
+            FileHandle.standardError.write(Data(message.utf8))
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot write the recordings to \(folder.path): \(error)\n".utf8))
+            throw ExitStatus.toolFailure
+        }
     }
 
     private func write(_ text: String, to path: String?, what: String) throws {

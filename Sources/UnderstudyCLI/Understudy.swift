@@ -8,7 +8,7 @@ public struct Understudy: AsyncParsableCommand {
         commandName: "understudy",
         abstract: "Mock, check and diff the REST APIs of the five apps against their documented contracts.",
         subcommands: [
-            Mock.self, Check.self, Proxy.self, Lint.self, List.self, Export.self, Generate.self, Validate.self, Diff.self,
+            Mock.self, Check.self, Proxy.self, Record.self, Lint.self, List.self, Export.self, Generate.self, Validate.self, Diff.self,
         ]
     )
 

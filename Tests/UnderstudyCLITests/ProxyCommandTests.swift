@@ -4,7 +4,7 @@ import UnderstudyCore
 
 @testable import UnderstudyCLI
 
-/// `understudy proxy`: parsing and validation.
+/// `understudy proxy` and `understudy record`: parsing and validation.
 struct ProxyCommandTests {
     @Test func parsesItsOptions() throws {
         let command = try #require(
@@ -12,11 +12,24 @@ struct ProxyCommandTests {
                 "proxy", "--api", "apinest", "--upstream", "https://staging.example.com", "--port", "0", "--format", "json",
                 "--report", "report.json", "--fail-on", "warning",
             ]) as? Proxy)
-        #expect(command.api == .apinest)
-        #expect(command.port == 0)
-        #expect(command.format == .json)
-        #expect(command.report == "report.json")
-        #expect(command.failOn == .warning)
+        #expect(command.proxy.api == .apinest)
+        #expect(command.proxy.port == 0)
+        #expect(command.proxy.format == .json)
+        #expect(command.proxy.report == "report.json")
+        #expect(command.proxy.failOn == .warning)
+    }
+
+    /// `understudy record` is the proxy with a folder to write into, which it requires.
+    @Test func recordTakesTheProxysOptionsAndAFolder() throws {
+        let command = try #require(
+            try Understudy.parseAsRoot([
+                "record", "--api", "videgreniers", "--upstream", "https://staging.example.com", "--out", "fixtures",
+            ]) as? Record)
+        #expect(command.proxy.api.name == "videgreniers")
+        #expect(command.out == "fixtures")
+        #expect(throws: (any Error).self) {
+            try Understudy.parseAsRoot(["record", "--api", "videgreniers", "--upstream", "https://staging.example.com"])
+        }
     }
 
     @Test func rejectsBadUsage() {

@@ -5,6 +5,8 @@ extension RuleID {
     public static let proxyUnknownRoute: RuleID = "proxy.unknown-route"
     public static let proxyUnsupportedMethod: RuleID = "proxy.unsupported-method"
     public static let proxyRequestTooLarge: RuleID = "proxy.request-too-large"
+    /// An answer that broke the contract was not recorded as a fixture.
+    public static let proxyNotRecorded: RuleID = "proxy.not-recorded"
 }
 
 /// One request as the proxy received it from the app.
@@ -24,6 +26,8 @@ struct ProxiedRequest: Sendable {
 final class ProxySession: Sendable {
     let specs: [APISpec]
     let upstream: String
+    /// Whether answers are kept as fixtures.
+    let recording: Bool
     private let onFinding: @Sendable (Diagnostic) -> Void
     private let state = Locked(State())
     private let started = ContinuousClock.now
@@ -35,11 +39,17 @@ final class ProxySession: Sendable {
         var records: [String: [String: CheckReport.EndpointRecord]] = [:]
         var pending: [Int: Task<Void, Never>] = [:]
         var nextTask = 0
+        /// The recorded fixtures, by spec id and endpoint id.
+        var recorded: [String: [String: EndpointFixture]] = [:]
     }
 
-    init(specs: [APISpec], upstream: String, onFinding: @escaping @Sendable (Diagnostic) -> Void) {
+    init(
+        specs: [APISpec], upstream: String, recording: Bool = false,
+        onFinding: @escaping @Sendable (Diagnostic) -> Void
+    ) {
         self.specs = specs
         self.upstream = upstream
+        self.recording = recording
         self.onFinding = onFinding
     }
 
@@ -172,7 +182,51 @@ final class ProxySession: Sendable {
             return finding
         }
         findings += ResponseInspector(spec: spec).findings(for: exchange, endpoint: endpoint, expecting: nil)
+        if recording, let response = exchange.response {
+            if findings.contains(where: { $0.severity == .error }) {
+                findings.append(
+                    Diagnostic(
+                        .note, rule: .proxyNotRecorded, endpoint: endpoint.id,
+                        message: "the \(response.status) answer breaks the contract: not recorded"))
+            } else {
+                record(response, request: request, spec: spec, endpoint: endpoint)
+            }
+        }
         report(findings, spec: spec, exchange: exchange, endpoint: endpoint.id)
+    }
+
+    /// Keeps the first answer of each documented status of an endpoint, with the request that got it.
+    private func record(_ response: RecordedResponse, request: ProxiedRequest, spec: APISpec, endpoint: AnyEndpoint) {
+        let status = HTTPStatus(rawValue: response.status)
+        guard status == endpoint.success || endpoint.documents(status) else { return }
+        // A fixture holds JSON: an answer of another media type is not kept.
+        var body = JSONValue.null
+        if !response.body.isEmpty {
+            guard let parsed = try? JSONParser().parse(response.body) else { return }
+            body = parsed
+        }
+        let sent = request.body.isEmpty ? nil : try? JSONParser().parse(request.body)
+        state.withLock { state in
+            var fixture =
+                state.recorded[spec.id]?[endpoint.id] ?? EndpointFixture(endpoint: endpoint.id, request: nil, responses: [:])
+            guard fixture.responses[response.status] == nil else { return }
+            fixture.responses[response.status] = body
+            if fixture.request == nil { fixture.request = sent }
+            state.recorded[spec.id, default: [:]][endpoint.id] = fixture
+        }
+    }
+
+    /// The recorded fixtures by spec id, in endpoint order, every secret seen in the traffic redacted.
+    func recordings() -> [String: [EndpointFixture]] {
+        state.withLock { state in
+            state.recorded.mapValues { fixtures in
+                fixtures.keys.sorted().compactMap { id in
+                    let fixture = fixtures[id]!
+                    let text = state.ledger.redactor.redact(fixture.jsonValue.serialized())
+                    return (try? JSONParser().parse(Array(text.utf8))).flatMap { try? EndpointFixture(json: $0) }
+                }
+            }
+        }
     }
 
     /// Records findings once each (redacted, with a curl line) and counts the exchange.

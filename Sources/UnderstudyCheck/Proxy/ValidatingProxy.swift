@@ -12,10 +12,16 @@ public struct ProxyOptions: Sendable {
     public var transport: HTTPTransport.Options
     /// Request bodies larger than this are answered with 413 and not forwarded.
     public var maximumRequestBodyBytes: Int
+    /// Whether the answers are kept as fixtures (``ValidatingProxy/recordings()``, `understudy record`).
+    public var recording: Bool
 
-    public init(transport: HTTPTransport.Options = HTTPTransport.Options(), maximumRequestBodyBytes: Int = 32 << 20) {
+    public init(
+        transport: HTTPTransport.Options = HTTPTransport.Options(), maximumRequestBodyBytes: Int = 32 << 20,
+        recording: Bool = false
+    ) {
         self.transport = transport
         self.maximumRequestBodyBytes = maximumRequestBodyBytes
+        self.recording = recording
     }
 }
 
@@ -88,7 +94,7 @@ public final class ValidatingProxy: Sendable {
         precondition(!specs.isEmpty, "a proxy needs at least one spec")
         let address = try ServerAddress(host)
         let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
-        let session = ProxySession(specs: specs, upstream: base, onFinding: onFinding)
+        let session = ProxySession(specs: specs, upstream: base, recording: options.recording, onFinding: onFinding)
         let transport = HTTPTransport(options: options.transport)
         var logger = Logger(label: "understudy.proxy")
         logger.logLevel = .warning
@@ -130,6 +136,14 @@ public final class ValidatingProxy: Sendable {
             await session.settle()
             return session.findings
         }
+    }
+
+    /// What the proxy recorded (with ``ProxyOptions/recording``), once inspections are done: by API, one fixture per
+    /// endpoint holding the first answer it saw for each status (and the request that got it), secrets redacted.
+    /// An answer that broke the contract is reported and not kept.
+    public func recordings() async -> [String: [EndpointFixture]] {
+        await session.settle()
+        return session.recordings()
     }
 
     /// One report per API in the shape of `understudy check --format json`, once inspections are done.

@@ -122,6 +122,75 @@ struct ValidatingProxyTests {
         await upstream.stop()
     }
 
+    /// `understudy record`: what the proxy saw, as fixtures (one per endpoint, the first answer of each status and
+    /// the request that got it), every secret of the traffic replaced by its name; `mock --fixtures` replays them.
+    @Test func recordingWritesRedactedFixturesTheMockReplays() async throws {
+        let mock = try await MockServer.start(.videgreniers)
+        let proxy = try await ValidatingProxy.start(
+            specs: [VideGreniers.spec], upstream: mock.baseURL.absoluteString,
+            options: ProxyOptions(transport: CheckMockTests.patient, recording: true))
+        var token = ""
+        try await Self.withClient { client in
+            let proxied = proxy.baseURL.absoluteString
+            let login = await Self.send(
+                client, .post, proxied, "/api/auth/login",
+                body: #"{"email": "demo@videgreniers.test", "password": "Passw0rd!"}"#)
+            let answer = try JSONParser().parse(try #require(login.response).body)
+            token = try #require(answer["data"]?["accessToken"]?.stringValue)
+            _ = await Self.send(client, .get, proxied, "/api/events?pageSize=2")
+            _ = await Self.send(client, .get, proxied, "/api/events?pageSize=3")
+        }
+        let recorded = try #require(await proxy.recordings()["videgreniers"])
+        await proxy.stop()
+        await mock.stop()
+        #expect(recorded.map(\.endpoint) == ["GET /api/events", "POST /api/auth/login"])
+        let text = recorded.map { $0.jsonValue.serialized() }.joined()
+        #expect(!text.contains(token))
+        #expect(!text.contains("Passw0rd!"))
+        let login = try #require(recorded.last)
+        #expect(login.request?["password"] == "$UNDERSTUDY_PASSWORD")
+        #expect(login.responses[200]?["data"]?["accessToken"] == "$UNDERSTUDY_TOKEN")
+        // The first answer is kept: two events, not three.
+        let events = try #require(recorded.first?.responses[200]?["data"]?.arrayValue)
+        #expect(events.count == 2)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-record-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("videgreniers"), withIntermediateDirectories: true)
+        for fixture in recorded {
+            try Data(fixture.jsonValue.serialized(.pretty).utf8).write(
+                to: folder.appendingPathComponent("videgreniers").appendingPathComponent(fixture.fileName))
+        }
+        let replay = try await MockServer.start(.videgreniers, configuration: MockConfiguration(fixturesDirectory: folder))
+        try await Self.withClient { client in
+            let listed = await Self.send(client, .get, replay.baseURL.absoluteString, "/api/events?pageSize=100")
+            let titles = try JSONParser().parse(try #require(listed.response).body)["data"]?.arrayValue?
+                .compactMap { $0["title"]?.stringValue } ?? []
+            let recordedTitles = events.compactMap { $0["title"]?.stringValue }
+            #expect(recordedTitles.count == 2)
+            #expect(Set(recordedTitles).isSubset(of: Set(titles)), "\(titles)")
+        }
+        await replay.stop()
+    }
+
+    /// An answer that breaks the contract is reported and not recorded.
+    @Test func aBrokenAnswerIsNotRecorded() async throws {
+        let router = Router()
+        router.get("/activities") { _, _ in TestUpstream.json(#"[{"_id": 5}]"#) }
+        let upstream = try await TestUpstream.start(router)
+        let proxy = try await ValidatingProxy.start(
+            spec: Fitness.spec, upstream: upstream.baseURL,
+            options: ProxyOptions(transport: CheckMockTests.patient, recording: true))
+        try await Self.withClient { client in
+            _ = await Self.send(client, .get, proxy.baseURL.absoluteString, "/activities")
+        }
+        #expect(await proxy.recordings()["fitness"] == nil)
+        #expect(await proxy.findings.contains { $0.rule == .proxyNotRecorded && $0.endpoint == "GET /activities" })
+        await proxy.stop()
+        await upstream.stop()
+    }
+
     @Test func invalidRequestIsForwardedAndReported() async throws {
         let mock = try await MockServer.start(.apinest)
         let proxy = try await ValidatingProxy.start(
