@@ -3,14 +3,22 @@ import Foundation
 import UnderstudyCore
 import UnderstudySpecs
 
-/// `understudy validate`: the findings for a captured response body.
+extension RuleID {
+    /// A recorded fixture no longer holds against the descriptors: its endpoint is gone.
+    static let recordingStale: RuleID = "recording.stale"
+}
+
+/// `understudy validate`: the findings for a captured response body, or for a folder of recordings.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate a captured response body against an endpoint's model, and decode it as the app does.",
         discussion: """
-            Prints every schema violation and the app's decode failure, each with a JSON Pointer. \
-            Exit status: 0 no errors, 1 errors found (including a body that is not JSON), 2 the file \
-            cannot be read or is over --max-bytes, 64 bad usage.
+            Prints every schema violation and the app's decode failure, each with a JSON Pointer. With \
+            --fixtures DIR, re-validates every fixture of DIR/<api>/ (as understudy record and understudy \
+            generate write them) against the current descriptors: a recording that no longer holds (after a \
+            breaking change, or of an endpoint that is gone) is named as stale. Exit status: 0 no errors, 1 \
+            errors found (including a body that is not JSON), 2 the file cannot be read or is over --max-bytes, \
+            64 bad usage.
             """)
 
     @Option(help: "The API (\(Specs.all.map(\.id).joined(separator: ", "))).")
@@ -20,7 +28,10 @@ struct Validate: ParsableCommand {
     var spec: String?
 
     @Option(help: "The endpoint, as `understudy list` shows it: \"GET /activities\".")
-    var endpoint: String
+    var endpoint: String?
+
+    @Option(help: "A folder of fixtures (DIR/<api>/*.json) to re-validate, instead of --endpoint and a file.")
+    var fixtures: String?
 
     @Option(help: "The response status; error statuses are checked against the API's error envelope. Default: the success status.")
     var status: Int?
@@ -32,9 +43,14 @@ struct Validate: ParsableCommand {
     var maxBytes: Int = 64 * 1024 * 1024
 
     @Argument(help: "The JSON file of the response body; - reads standard input.")
-    var file: String
+    var file: String?
 
     func validate() throws {
+        if fixtures != nil {
+            guard endpoint == nil, file == nil else { throw ValidationError("give --fixtures DIR, or --endpoint and a file") }
+            return
+        }
+        guard let endpoint, file != nil else { throw ValidationError("give --endpoint and a file, or --fixtures DIR") }
         let specs = try SpecFiles.single(api: api, document: spec)
         guard specs.count == 1 else { throw ValidationError("--api must name one API, not \(api?.name ?? "")") }
         guard specs[0].endpoint(endpoint) != nil else {
@@ -45,14 +61,22 @@ struct Validate: ParsableCommand {
     }
 
     func run() throws {
-        let bytes: [UInt8]
+        let result: [Diagnostic]
         do {
-            bytes = try Self.read(file, maxBytes: maxBytes)
+            if let fixtures {
+                let specs = api == nil && spec == nil ? Specs.all : try SpecFiles.single(api: api, document: spec)
+                result = try Self.checkRecordings(in: URL(fileURLWithPath: fixtures), specs: specs)
+            } else {
+                let bytes = try Self.read(file ?? "-", maxBytes: maxBytes)
+                result = Self.check(
+                    bytes, spec: try SpecFiles.single(api: api, document: spec)[0], endpoint: endpoint ?? "", status: status)
+            }
+        } catch let error as ValidationError {
+            throw error
         } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitStatus.toolFailure
         }
-        let result = Self.check(bytes, spec: try SpecFiles.single(api: api, document: spec)[0], endpoint: endpoint, status: status)
         switch format {
         case .text: print(TerminalDiagnosticRenderer().render(result), terminator: "")
         case .json: print(JSONDiagnosticRenderer().render(result), terminator: "")
@@ -69,6 +93,16 @@ struct Validate: ParsableCommand {
             model = response
         } else if status == endpoint.success.rawValue, let response = endpoint.response {
             model = response
+        } else if status == endpoint.success.rawValue {
+            // A success documented without a body (`204 No Content`): nothing to judge but its absence.
+            guard bytes.isEmpty || bytes == Array("null".utf8) else {
+                return [
+                    Diagnostic(
+                        .error, rule: "status.body-unexpected", endpoint: id,
+                        message: "\(id) answers \(status) with no body, and the body holds \(bytes.count) bytes")
+                ]
+            }
+            return []
         } else if status >= 400 {
             model = spec.errorEnvelope.model
         } else {
@@ -84,6 +118,48 @@ struct Validate: ParsableCommand {
             finding.endpoint = id
             return finding
         }
+    }
+
+    /// Every fixture of `folder/<api>/` judged against the current descriptors: each recorded answer against its
+    /// status's model, each recorded request against the request model. A finding names the file and says the
+    /// recording is stale; an endpoint the spec no longer has is an error of its own.
+    /// - Throws: when a fixture file cannot be read or is not a fixture.
+    static func checkRecordings(in folder: URL, specs: [APISpec]) throws -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for spec in specs {
+            let apiFolder = folder.appendingPathComponent(spec.id)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: apiFolder.path) else { continue }
+            for name in names.sorted() where name.hasSuffix(".json") {
+                let path = apiFolder.appendingPathComponent(name)
+                let fixture = try EndpointFixture(json: try JSONParser().parse(Array(try Data(contentsOf: path))))
+                let file = "\(spec.id)/\(name)"
+                guard let endpoint = spec.endpoint(fixture.endpoint) else {
+                    findings.append(
+                        Diagnostic(
+                            .error, rule: .recordingStale, endpoint: fixture.endpoint,
+                            message: "stale recording \(file): \(spec.id) has no endpoint \(fixture.endpoint) any more"))
+                    continue
+                }
+                var judged: [Diagnostic] = []
+                if let request = fixture.request, let model = endpoint.request {
+                    judged += BodyCheck.findings(request.serializedBytes(), model: model, spec: spec).map { finding in
+                        var finding = finding
+                        finding.message = "request: " + finding.message
+                        return finding
+                    }
+                }
+                for (status, body) in fixture.responses.sorted(by: { $0.key < $1.key }) {
+                    judged += check(body.serializedBytes(), spec: spec, endpoint: endpoint.id, status: status)
+                }
+                findings += judged.map { finding in
+                    var finding = finding
+                    finding.endpoint = endpoint.id
+                    if finding.severity == .error { finding.message = "stale recording \(file): " + finding.message }
+                    return finding
+                }
+            }
+        }
+        return findings
     }
 
     /// Reads a file (or standard input for `-`), refusing more than `maxBytes`.

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import UnderstudyCore
+import UnderstudyOpenAPI
+import UnderstudySpecs
+
+@testable import UnderstudyCLI
+
+/// `understudy validate --fixtures DIR`: recordings committed with an app are judged again against the current
+/// descriptors, and the ones a breaking change made wrong are named as stale.
+struct RecordingValidationTests {
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-recordings-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func document(requiringColor: Bool) -> String {
+        """
+        openapi: 3.0.3
+        info: {title: Shop, version: "\(requiringColor ? 2 : 1)"}
+        components:
+          schemas:
+            Item:
+              type: object
+              required: [id, name\(requiringColor ? ", color" : "")]
+              properties:
+                id: {type: integer}
+                name: {type: string}
+                color: {type: string}
+        paths:
+          /items/{id}:
+            parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+            get:
+              responses:
+                '200': {description: An item, content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+        """
+    }
+
+    /// What `understudy generate` writes holds against the spec it was written from, for all five APIs.
+    @Test func freshRecordingsHold() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Generate.write(Specs.all, seed: 3, to: folder)
+        let findings = try Validate.checkRecordings(in: folder, specs: Specs.all)
+        #expect(findings.filter { $0.severity == .error }.map(\.summary) == [])
+    }
+
+    /// After a breaking change (a member becomes required), the recording made before it is named as stale, with
+    /// the file and what no longer holds; a recording of an endpoint that is gone is stale too.
+    @Test func aBreakingChangeMakesRecordingsStale() throws {
+        let before = try OpenAPIImport.spec(Array(Self.document(requiringColor: false).utf8), source: "shop.yaml")
+        let after = try OpenAPIImport.spec(Array(Self.document(requiringColor: true).utf8), source: "shop.yaml")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorded = EndpointFixture(
+            endpoint: "GET /items/{id}", request: nil, responses: [200: ["id": 7, "name": "Lamp"]])
+        let gone = EndpointFixture(endpoint: "DELETE /items/{id}", request: nil, responses: [204: .null])
+        let apiFolder = folder.appendingPathComponent(before.id)
+        try FileManager.default.createDirectory(at: apiFolder, withIntermediateDirectories: true)
+        for fixture in [recorded, gone] {
+            try Data(fixture.jsonValue.serialized(.pretty).utf8).write(to: apiFolder.appendingPathComponent(fixture.fileName))
+        }
+
+        let earlier = try Validate.checkRecordings(in: folder, specs: [before]).filter { $0.severity == .error }
+        #expect(earlier.map(\.rule) == [.recordingStale])
+
+        let stale = try Validate.checkRecordings(in: folder, specs: [after]).filter { $0.severity == .error }
+        let missing = try #require(stale.first { $0.rule == .requiredMissing })
+        #expect(missing.endpoint == "GET /items/{id}")
+        #expect(missing.pointer == JSONPointer(tokens: ["color"]))
+        #expect(missing.message.hasPrefix("stale recording \(before.id)/GET_items_{id}.json: "))
+        #expect(stale.contains { $0.rule == .recordingStale && $0.message.contains("DELETE /items/{id}") })
+    }
+}
