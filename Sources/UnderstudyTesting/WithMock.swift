@@ -24,9 +24,17 @@ public func withMock<Result>(
     let stub = try await MockURLStub.start(api, configuration: configuration)
     defer { stub.stop() }
     let result = try await body(stub)
-    let violations = stub.journal.entries.filter { !$0.violations.isEmpty }
-    if !allowingViolations, !violations.isEmpty { throw ContractViolations(entries: violations) }
+    if !allowingViolations { try stub.verifyContract() }
     return result
+}
+
+extension MockURLStub {
+    /// Throws ``ContractViolations`` when a request the app sent so far broke the contract: what ``withMock(_:configuration:allowingViolations:_:)``
+    /// does after its closure, for an XCTest's `tearDown` (`try stub.verifyContract()`).
+    public func verifyContract() throws {
+        let violations = journal.entries.filter { !$0.violations.isEmpty }
+        if !violations.isEmpty { throw ContractViolations(entries: violations) }
+    }
 }
 
 /// The requests of a test that broke the contract, each with its findings.

@@ -53,6 +53,17 @@ struct TestKitTests {
         #expect(error?.description.contains("POST /api/auth/login") == true)
     }
 
+    /// By hand, as an XCTest's `setUp` and `tearDown` would: the same journal, the same verdict.
+    @Test func startAndVerifyByHand() async throws {
+        let stub = try await MockURLStub.start(.apinest)
+        defer { stub.stop() }
+        let (_, status) = try await Self.post("activities", #"{"title": 3}"#, to: stub, token: try await stub.token())
+        #expect(status == 400)
+        #expect(throws: ContractViolations.self) { try stub.verifyContract() }
+        stub.journal.clear()
+        #expect(throws: Never.self) { try stub.verifyContract() }
+    }
+
     /// A route the contract does not have is a violation too; a test of how the app meets a refusal allows them.
     @Test func violationsCanBeAllowedAndRead() async throws {
         let unknown = try await withMock(.videgreniers, allowingViolations: true) { mock in
