@@ -46,7 +46,10 @@ struct Record: AsyncParsableCommand {
 /// The options of `understudy proxy` and `understudy record`, and their run.
 struct ProxyArguments: ParsableArguments {
     @Option(help: "The API (\(APISelection.oneAPIList)).")
-    var api: APISelection
+    var api: APISelection?
+
+    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) of the upstream, instead of --api.")
+    var spec: String?
 
     @Option(help: "The real server's base URL, e.g. https://staging.example.com.")
     var upstream: String
@@ -84,6 +87,7 @@ struct ProxyArguments: ParsableArguments {
             throw ValidationError(
                 "--upstream must be an http or https URL with a host, such as https://staging.example.com")
         }
+        guard (api == nil) != (spec == nil) else { throw ValidationError("give --api NAME or --spec FILE, not both") }
         guard api != .all else {
             throw ValidationError("--api must name one API (or apinest); each has its own upstream")
         }
@@ -99,10 +103,17 @@ struct ProxyArguments: ParsableArguments {
             transport: HTTPTransport.Options(
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes),
             maximumRequestBodyBytes: maxBodyBytes, recording: folder != nil)
+        let specs: [APISpec]
+        do {
+            specs = try SpecFiles.single(api: api, document: spec)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitStatus.toolFailure
+        }
         let proxy: ValidatingProxy
         do {
             proxy = try await ValidatingProxy.start(
-                specs: api.specs, upstream: upstream, host: host, port: port, options: options
+                specs: specs, upstream: upstream, host: host, port: port, options: options
             ) { finding in
                 switch format {
                 case .text: FileHandle.standardError.write(Data(ProxyOutput.text(finding).utf8))
@@ -113,7 +124,8 @@ struct ProxyArguments: ParsableArguments {
             FileHandle.standardError.write(Data("error: cannot start the proxy on \(host):\(port): \(error)\n".utf8))
             throw ExitStatus.toolFailure
         }
-        let banner = "Proxying \(proxy.baseURL.absoluteString) -> \(proxy.upstream) (\(api.name)). Ctrl-C stops.\n"
+        let name = api?.name ?? spec.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+        let banner = "Proxying \(proxy.baseURL.absoluteString) -> \(proxy.upstream) (\(name)). Ctrl-C stops.\n"
         FileHandle.standardError.write(Data(banner.utf8))
         let signal = await signals.next()
         await proxy.stop()

@@ -79,7 +79,7 @@ public struct MockLauncher: Sendable {
                 }
                 let behaviour: any MockBehaviour =
                     stateless
-                    ? FixtureMock(spec: spec, configuration: configuration)
+                    ? try FixtureMock(spec: spec, replaying: configuration)
                     : try await ResourceMock(spec: spec, configuration: configuration)
                 let server = try await MockServer.start(
                     behaviour, host: host, port: port == 0 ? 0 : port + running.count, configuration: configuration,

@@ -25,7 +25,7 @@ struct ProxyCommandTests {
             try Understudy.parseAsRoot([
                 "record", "--api", "videgreniers", "--upstream", "https://staging.example.com", "--out", "fixtures",
             ]) as? Record)
-        #expect(command.proxy.api.name == "videgreniers")
+        #expect(command.proxy.api?.name == "videgreniers")
         #expect(command.out == "fixtures")
         #expect(throws: (any Error).self) {
             try Understudy.parseAsRoot(["record", "--api", "videgreniers", "--upstream", "https://staging.example.com"])
@@ -39,6 +39,8 @@ struct ProxyCommandTests {
             ["proxy", "--api", "fitness", "--upstream", "ftp://example.com"],
             ["proxy", "--api", "fitness", "--upstream", "http://127.0.0.1:4010", "--port", "70000"],
             ["proxy", "--api", "fitness", "--upstream", "http://127.0.0.1:4010", "--timeout", "0"],
+            ["proxy", "--upstream", "http://127.0.0.1:4010"],
+            ["proxy", "--api", "fitness", "--spec", "shop.yaml", "--upstream", "http://127.0.0.1:4010"],
         ] {
             #expect(throws: (any Error).self, "\(arguments)") { try Understudy.parseAsRoot(arguments) }
         }

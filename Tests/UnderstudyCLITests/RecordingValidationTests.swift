@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyMock
 import UnderstudyOpenAPI
 import UnderstudySpecs
 
@@ -35,6 +36,27 @@ struct RecordingValidationTests {
               responses:
                 '200': {description: An item, content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
         """
+    }
+
+    /// `mock --spec --stateless --fixtures DIR` answers what was recorded, before the document's examples and
+    /// generated bodies; a status with no recording is answered as before.
+    @Test func aStatelessMockReplaysTheRecordedAnswer() async throws {
+        let spec = try OpenAPIImport.spec(Array(Self.document(requiringColor: false).utf8), source: "shop.yaml")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorded: JSONValue = ["id": 7, "name": "Lamp", "color": "amber"]
+        let fixture = EndpointFixture(endpoint: "GET /items/{id}", request: nil, responses: [200: recorded])
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(spec.id), withIntermediateDirectories: true)
+        try Data(fixture.jsonValue.serialized().utf8).write(
+            to: folder.appendingPathComponent(spec.id).appendingPathComponent(fixture.fileName))
+        let configuration = MockConfiguration(fixturesDirectory: folder)
+        let engine = MockEngine(behaviour: try FixtureMock(spec: spec, replaying: configuration), configuration: configuration)
+        let answer = await engine.respond(to: RawRequest(method: "GET", path: "/items/7"))
+        #expect(answer.status == 200)
+        #expect(try JSONParser().parse(answer.body) == recorded)
+        let generated = await MockEngine(behaviour: FixtureMock(spec: spec)).respond(
+            to: RawRequest(method: "GET", path: "/items/7"))
+        #expect(try JSONParser().parse(generated.body) != recorded)
     }
 
     /// What `understudy generate` writes holds against the spec it was written from, for all five APIs.

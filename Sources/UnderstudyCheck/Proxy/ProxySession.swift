@@ -28,6 +28,8 @@ final class ProxySession: Sendable {
     let upstream: String
     /// Whether answers are kept as fixtures.
     let recording: Bool
+    /// The API keys the documents declare: their values in traffic are secrets.
+    private let apiKeySchemes: Set<SecurityScheme>
     private let onFinding: @Sendable (Diagnostic) -> Void
     private let state = Locked(State())
     private let started = ContinuousClock.now
@@ -47,6 +49,10 @@ final class ProxySession: Sendable {
         specs: [APISpec], upstream: String, recording: Bool = false,
         onFinding: @escaping @Sendable (Diagnostic) -> Void
     ) {
+        apiKeySchemes = Set(specs.flatMap(\.endpoints).flatMap { $0.security.joined() }).filter {
+            if case .apiKey = $0 { return true }
+            return false
+        }
         self.specs = specs
         self.upstream = upstream
         self.recording = recording
@@ -87,6 +93,13 @@ final class ProxySession: Sendable {
             found.append((parts.count == 2 ? String(parts[1]) : authorization, "UNDERSTUDY_TOKEN"))
         }
         if let apiKey = request.headers["apikey"] { found.append((apiKey, "UNDERSTUDY_APIKEY")) }
+        // The API keys the documents declare, in a header or the query (`x-chroma-token`, `api_key=`).
+        let query = FormURLEncoding.pairs(request.query ?? "")
+        for case .apiKey(let name, let location) in apiKeySchemes {
+            let value =
+                location == .header ? request.headers[name] : location == .query ? query.first { $0.name == name }?.value : nil
+            if let value { found.append((value, "UNDERSTUDY_APIKEY")) }
+        }
         found += Self.secrets(inBody: request.body, contentType: request.headers["Content-Type"])
         guard !found.isEmpty else { return }
         state.withLock { state in

@@ -94,8 +94,13 @@ public final class MockEngine: Sendable {
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
         basePath = defaultSpec.basePath
+        // What no behaviour answers is answered from the fixtures folder's files where they give it (the behaviours
+        // read the same folder first, and refuse a file that cannot be read).
+        let recorded = configuration.fixturesDirectory.flatMap {
+            try? FixtureSource(seed: configuration.seed, folder: $0, specs: behaviour.specs)
+        }
         routes = behaviour.specs.flatMap { spec in
-            let fixture = FixtureMock(spec: spec, configuration: configuration)
+            let fixture = FixtureMock(spec: spec, configuration: configuration, recorded: recorded)
             return spec.endpoints.map { Route(spec: spec, endpoint: $0, fixture: fixture) }
         }
         .sorted { $0.specificity > $1.specificity }

@@ -22,10 +22,26 @@ public struct FixtureMock: MockBehaviour {
     public let validationStatus: HTTPStatus
     private let seed: UInt64
     let now: @Sendable () -> Date
+    /// The fixtures folder's files (`understudy record`'s recordings, `understudy generate`'s files): an answer
+    /// recorded for an endpoint's status is the answer, before the document's examples.
+    private let recorded: FixtureSource?
 
     /// Creates the mock of `spec`.
     /// - Parameter configuration: the seed of generated bodies and the clock that judges a JWT's `exp`.
     public init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) {
+        self.init(spec: spec, configuration: configuration, recorded: nil)
+    }
+
+    /// Creates the mock of `spec`, answering from the fixtures folder of `configuration` where it has a file.
+    /// - Throws: ``FixtureError`` or a file error naming a fixture file that cannot be read.
+    public init(spec: APISpec, replaying configuration: MockConfiguration) throws {
+        let source =
+            try configuration.fixturesDirectory.map { try FixtureSource(seed: configuration.seed, folder: $0, specs: [spec]) }
+        self.init(spec: spec, configuration: configuration, recorded: source)
+    }
+
+    init(spec: APISpec, configuration: MockConfiguration, recorded: FixtureSource?) {
+        self.recorded = recorded
         name = spec.id
         specs = [spec]
         seed = configuration.seed
@@ -114,7 +130,7 @@ public struct FixtureMock: MockBehaviour {
             } else {
                 try self.body(
                     response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
-                    random: &random)
+                    recorded: recorded.flatMap { $0.recorded(endpoint.id, status: status, in: spec) }, random: &random)
             }
         var headers: [(name: String, value: String)] = [("Content-Type", mediaType)]
         let bytes: [UInt8]
@@ -164,11 +180,11 @@ public struct FixtureMock: MockBehaviour {
         case bytes([UInt8])
     }
 
-    /// The named example asked for; else the first example that validates (unless `dynamic=true`); else a body
-    /// generated from the model.
+    /// The named example asked for; else the recorded answer, or the first example that validates (unless
+    /// `dynamic=true`); else a body generated from the model.
     private func body(
         _ response: DocumentedResponse, status: Int, preference: Preference, spec: APISpec, imported: Bool,
-        random: inout SeededRandom
+        recorded: JSONValue?, random: inout SeededRandom
     ) throws -> Body {
         if let name = preference.example {
             guard let example = response.examples.first(where: { $0.name == name }) else {
@@ -179,6 +195,10 @@ public struct FixtureMock: MockBehaviour {
                         + (names.isEmpty ? "" : " (it has \(names))"))
             }
             return Self.body(example.value, json: response.isJSON)
+        }
+        if let recorded, !preference.dynamic {
+            // Recorded answers are JSON as the server sent it, whatever media type the document gives.
+            return response.isJSON ? .json(recorded) : .bytes(recorded.serializedBytes())
         }
         let validator = Validator(definitions: spec.definitions)
         if !preference.dynamic {

@@ -42,7 +42,8 @@ public final class ResourceMock: MockBehaviour {
     /// generated items, or read from the state file.
     /// - Throws: ``StateFileError`` when the state file cannot be used, or a fixture file cannot be read.
     public init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) async throws {
-        fixture = FixtureMock(spec: spec, configuration: configuration)
+        let source = try FixtureSource(seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [spec])
+        fixture = FixtureMock(spec: spec, configuration: configuration, recorded: source)
         graph = ResourceGraph(spec: spec)
         seed = configuration.seed
         now = configuration.now
@@ -56,7 +57,6 @@ public final class ResourceMock: MockBehaviour {
             }
         }
         self.plans = plans
-        let source = try FixtureSource(seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [spec])
         let initial = ResourceSeed(spec: spec, graph: graph, source: source, now: configuration.now).state()
         store = try await configuration.stateStore(
             seed: initial, for: spec.id, kind: "understudy resources of \(spec.id)")

@@ -40,6 +40,11 @@ public struct FixtureSource: Sendable {
         return spec.fixture(for: endpoint, seed: seed)
     }
 
+    /// The answer a file gives for an endpoint's status, `nil` when no file does.
+    public func recorded(_ endpointID: String, status: Int, in spec: APISpec) -> JSONValue? {
+        files["\(spec.id) \(endpointID)"]?.responses[status]
+    }
+
     /// Whether an endpoint's fixture is generated from the spec (no file gives it).
     public func isGenerated(_ endpointID: String, in spec: APISpec) -> Bool {
         files["\(spec.id) \(endpointID)"] == nil
