@@ -36,4 +36,11 @@ recorded=$(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.arg
     "$(find "$folder" -name 'GET_api_v2_heartbeat.json')")
 replayed=$(curl -sf -H "x-chroma-token: $key" "http://127.0.0.1:$port/api/v2/heartbeat" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)))')
 [ "$recorded" = "$replayed" ] || { echo "the replay answered $replayed, the recording holds $recorded"; exit 1; }
-echo "recorded $count fixtures from $upstream, none stale, no secret in them; the replay answers what was recorded"
+# A nested list is replayed under the parent its request named: the recorded collections are listed there.
+names() { python3 -c 'import json, sys; d = json.load(sys.stdin); d = d["responses"]["200"] if "responses" in d else d; print("\n".join(sorted(c["name"] for c in d)))'; }
+recorded_names=$(names < "$(find "$folder" -name "GET_api_v2_tenants_{tenant}_databases_{database}_collections.json")")
+replayed_names=$(curl -sf -H "x-chroma-token: $key" "http://127.0.0.1:$port/api/v2/$collections" | names)
+missing=$(comm -23 <(echo "$recorded_names") <(echo "$replayed_names"))
+[ -z "$missing" ] || { echo "the replay lists $(echo $replayed_names), not the recorded $(echo $missing)"; exit 1; }
+echo "recorded $count fixtures from $upstream, none stale, no secret in them; the replay answers what was recorded" \
+    "(heartbeat; collections $(echo $recorded_names))"

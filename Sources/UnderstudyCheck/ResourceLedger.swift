@@ -44,19 +44,3 @@ struct ResourceLedger {
         items[resource]?.first { !created || $0.created }
     }
 }
-
-extension ResourceGraph {
-    /// The values of `template`'s parameters at the positions where `other` has parameters, renamed as `other`
-    /// names them: an item path's values given the collection's (`/owners/{owner}/pets` → `/owners/{ownerId}/…`).
-    static func renamed(_ values: [String: String], from template: PathTemplate, to other: PathTemplate)
-        -> [String: String]
-    {
-        var result: [String: String] = [:]
-        for (own, theirs) in zip(template.segments, other.segments) {
-            for (name, otherName) in zip(own.parameterNames, theirs.parameterNames) {
-                if let value = values[name] { result[otherName] = value }
-            }
-        }
-        return result
-    }
-}

@@ -59,6 +59,32 @@ struct RecordingValidationTests {
         #expect(try JSONParser().parse(generated.body) != recorded)
     }
 
+    /// A recorded list of a nested resource is replayed under the parent its request named (`/owners/77/pets`),
+    /// which the replay makes when the recordings hold no read of it.
+    @Test func aRecordedNestedListIsReplayedUnderItsParent() async throws {
+        let spec = try SpecMockTests.spec(SpecMockTests.shelter)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var fixture = EndpointFixture(
+            endpoint: "GET /owners/{ownerId}/pets", request: nil,
+            responses: [200: [["id": "4f0c1e8a-3b6d-4c2a-9e1f-7a5b3c2d1e0f", "name": "Recorded Rex", "species": "dog"]]])
+        fixture.path = ["ownerId": "77"]
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(spec.id), withIntermediateDirectories: true)
+        try Data(fixture.jsonValue.serialized().utf8).write(
+            to: folder.appendingPathComponent(spec.id).appendingPathComponent(fixture.fileName))
+        #expect(try EndpointFixture(json: fixture.jsonValue).path == ["ownerId": "77"])
+
+        let configuration = MockConfiguration(fixturesDirectory: folder)
+        let engine = MockEngine(behaviour: try await ResourceMock(spec: spec, configuration: configuration), configuration: configuration)
+        let pets = await engine.respond(to: RawRequest(method: "GET", path: spec.basePath + "/owners/77/pets"))
+        #expect(pets.status == 200)
+        let names = try JSONParser().parse(pets.body).arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names == ["Recorded Rex"])
+        let owner = await engine.respond(to: RawRequest(method: "GET", path: spec.basePath + "/owners/77"))
+        #expect(owner.status == 200)
+        #expect(try JSONParser().parse(owner.body)["id"] == 77)
+    }
+
     /// What `understudy generate` writes holds against the spec it was written from, for all five APIs.
     @Test func freshRecordingsHold() throws {
         let folder = try Self.folder()

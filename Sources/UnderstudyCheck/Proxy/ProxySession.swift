@@ -202,14 +202,17 @@ final class ProxySession: Sendable {
                         .note, rule: .proxyNotRecorded, endpoint: endpoint.id,
                         message: "the \(response.status) answer breaks the contract: not recorded"))
             } else {
-                record(response, request: request, spec: spec, endpoint: endpoint)
+                record(response, request: request, path: pathValues, spec: spec, endpoint: endpoint)
             }
         }
         report(findings, spec: spec, exchange: exchange, endpoint: endpoint.id)
     }
 
     /// Keeps the first answer of each documented status of an endpoint, with the request that got it.
-    private func record(_ response: RecordedResponse, request: ProxiedRequest, spec: APISpec, endpoint: AnyEndpoint) {
+    private func record(
+        _ response: RecordedResponse, request: ProxiedRequest, path: [String: String], spec: APISpec,
+        endpoint: AnyEndpoint
+    ) {
         let status = HTTPStatus(rawValue: response.status)
         guard status == endpoint.success || endpoint.documents(status) else { return }
         // A fixture holds JSON: an answer of another media type is not kept.
@@ -223,6 +226,7 @@ final class ProxySession: Sendable {
             var fixture =
                 state.recorded[spec.id]?[endpoint.id] ?? EndpointFixture(endpoint: endpoint.id, request: nil, responses: [:])
             guard fixture.responses[response.status] == nil else { return }
+            if fixture.responses.isEmpty { fixture.path = path.mapValues { $0.removingPercentEncoding ?? $0 } }
             fixture.responses[response.status] = body
             if fixture.request == nil { fixture.request = sent }
             state.recorded[spec.id, default: [:]][endpoint.id] = fixture

@@ -14,6 +14,9 @@ public struct EndpointFixture: Sendable, Hashable {
     public var responses: [Int: JSONValue]
     /// For each body that had a document example but could not use it: why (status 0 is the request).
     public var generatedBecause: [Int: String]
+    /// The path parameters of the request that got the answers, for a recording (`{"tenant": "default_tenant"}`):
+    /// where a replay puts the items of a nested list. Empty for generated fixtures.
+    public var path: [String: String] = [:]
 
     public init(endpoint: String, request: JSONValue?, responses: [Int: JSONValue], generatedBecause: [Int: String] = [:]) {
         self.endpoint = endpoint
@@ -29,6 +32,7 @@ public struct EndpointFixture: Sendable, Hashable {
             "responses": .object(Dictionary(uniqueKeysWithValues: responses.map { (String($0.key), $0.value) })),
         ]
         if let request { object["request"] = request }
+        if !path.isEmpty { object["path"] = .object(path.mapValues(JSONValue.string)) }
         return .object(object)
     }
 
@@ -43,6 +47,10 @@ public struct EndpointFixture: Sendable, Hashable {
             bodies[status] = value
         }
         self.init(endpoint: endpoint, request: json["request"], responses: bodies)
+        for (name, value) in json["path"]?.objectValue ?? [:] {
+            guard let text = value.stringValue else { throw .missing("path.\(name) as a string") }
+            path[name] = text
+        }
     }
 
     /// A file name for the endpoint: `GET /api/events/{id}` → `GET_api_events_{id}.json`.

@@ -17,9 +17,17 @@ struct ResourceSeed {
         var state = ResourceState(resources: graph.resources.map(\.name))
         // Parents come before their children in the graph.
         for resource in graph.resources {
-            let items = ResourceItems(spec: spec, resource: resource, seed: source.seed, now: now())
-            var pool = fixtureItems(of: resource)
-            let groups = parentGroups(of: resource, in: state)
+            var (pool, recorded) = fixtureItems(of: resource)
+            var groups = parentGroups(of: resource, in: state)
+            // A recorded list of a nested resource goes under the parent its request named (made if need be); the
+            // other parents get the other items.
+            if let recorded, resource.parent != nil {
+                ensureParent(of: resource, group: recorded.group, in: &state)
+                insert(recorded.items, of: resource, under: recorded.group, in: &state)
+                groups.removeAll { $0 == recorded.group }
+            } else if let recorded {
+                pool = recorded.items + pool
+            }
             let wanted = resource.parent == nil ? Self.itemCount : 2 * groups.count
             if pool.count < wanted {
                 var random = SeededRandom(seed: source.seed).derived("\(spec.id) \(resource.name) seed")
@@ -30,35 +38,76 @@ struct ResourceSeed {
             }
             let perGroup = resource.parent == nil ? pool.count : 2
             for (index, group) in groups.enumerated() {
-                for body in pool.dropFirst(index * perGroup).prefix(perGroup) {
-                    var id = items.givenID(in: body)
-                    if let given = id, state.tables[resource.name]?[key: ResourceRow.key(parent: group, id: given)] != nil {
-                        id = nil
-                    }
-                    let key = id ?? items.newID(under: group, in: &state)
-                    let item = items.stored(
-                        body, endpoint: nil, query: QueryItems(""), id: key, parent: group, old: nil, trusted: true)
-                    state.tables[resource.name, default: ResourceState.table()].append(
-                        ResourceRow(parent: group, id: key, item: item))
-                }
+                insert(Array(pool.dropFirst(index * perGroup).prefix(perGroup)), of: resource, under: group, in: &state)
             }
         }
         return state
     }
 
-    /// The items in the list's and the read's fixtures.
-    private func fixtureItems(of resource: Resource) -> [JSONValue] {
+    /// Stores items of a resource under a parent's path values, with their own ids where they give one.
+    private func insert(
+        _ bodies: [JSONValue], of resource: Resource, under group: [String: String], in state: inout ResourceState
+    ) {
+        let items = ResourceItems(spec: spec, resource: resource, seed: source.seed, now: now())
+        for body in bodies {
+            var id = items.givenID(in: body)
+            if let given = id, state.tables[resource.name]?[key: ResourceRow.key(parent: group, id: given)] != nil {
+                id = nil
+            }
+            let key = id ?? items.newID(under: group, in: &state)
+            let item = items.stored(
+                body, endpoint: nil, query: QueryItems(""), id: key, parent: group, old: nil, trusted: true)
+            state.tables[resource.name, default: ResourceState.table()].append(
+                ResourceRow(parent: group, id: key, item: item))
+        }
+    }
+
+    /// Makes the parent item a group names (and its own parent), with a generated body, where the state lacks it.
+    private func ensureParent(of resource: Resource, group: [String: String], in state: inout ResourceState) {
+        guard let parent = resource.parent, let parentResource = graph.resource(named: parent.resource),
+            let id = group[parent.parameter]
+        else { return }
+        // Named as ``ResourceMock`` looks a parent up: by the parent's collection names.
+        let grandparent = Dictionary(
+            parentResource.collection.parameterNames.compactMap { name in group[name].map { (name, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        guard state.tables[parent.resource]?[key: ResourceRow.key(parent: grandparent, id: id)] == nil else { return }
+        ensureParent(of: parentResource, group: grandparent, in: &state)
+        var random = SeededRandom(seed: source.seed).derived("\(spec.id) \(parentResource.name) recorded parent \(id)")
+        var generator = FixtureGenerator(
+            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        // Its identifier member is the recorded id (``ResourceItems/stored``).
+        let body = generator.value(for: parentResource.schema)
+        let items = ResourceItems(spec: spec, resource: parentResource, seed: source.seed, now: now())
+        let item = items.stored(
+            body, endpoint: nil, query: QueryItems(""), id: id, parent: grandparent, old: nil, trusted: true)
+        state.tables[parent.resource, default: ResourceState.table()].append(
+            ResourceRow(parent: grandparent, id: id, item: item))
+    }
+
+    /// The items in the list's and the read's fixtures; apart, a recorded list's items with the collection path's
+    /// values its request named.
+    private func fixtureItems(of resource: Resource) -> (
+        [JSONValue], recorded: (group: [String: String], items: [JSONValue])?
+    ) {
         var items: [JSONValue] = []
+        var recorded: (group: [String: String], items: [JSONValue])?
         for operation in resource.operations where operation.role == .list || operation.role == .read {
             guard let pointer = operation.answer else { continue }
             let found = source.body(operation.endpoint, in: spec)[pointer: pointer]
             if operation.role == .list {
-                items += (found?.arrayValue ?? []).compactMap { $0[pointer: operation.element ?? .root] }
+                let listed = (found?.arrayValue ?? []).compactMap { $0[pointer: operation.element ?? .root] }
+                let path = source.recordedPath(operation.endpoint, in: spec)
+                if recorded == nil, !path.isEmpty, let endpoint = spec.endpoint(operation.endpoint) {
+                    recorded = (ResourceGraph.renamed(path, from: endpoint.path, to: resource.collection), listed)
+                } else {
+                    items += listed
+                }
             } else if let found {
                 items.append(found)
             }
         }
-        return items
+        return (items, recorded)
     }
 
     /// The collection path's values of each group of items: one top-level group, or one per item of the parent

@@ -45,6 +45,11 @@ public struct FixtureSource: Sendable {
         files["\(spec.id) \(endpointID)"]?.responses[status]
     }
 
+    /// The path values of the request a file recorded for an endpoint (empty when none, or no file).
+    public func recordedPath(_ endpointID: String, in spec: APISpec) -> [String: String] {
+        files["\(spec.id) \(endpointID)"]?.path ?? [:]
+    }
+
     /// Whether an endpoint's fixture is generated from the spec (no file gives it).
     public func isGenerated(_ endpointID: String, in spec: APISpec) -> Bool {
         files["\(spec.id) \(endpointID)"] == nil
