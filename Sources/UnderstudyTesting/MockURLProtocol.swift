@@ -55,11 +55,16 @@ public final class MockURLStub: Sendable {
     /// its sign-in answers it.
     /// - Throws: ``MockError`` 404 for an unknown user.
     public func token(for user: String? = nil) async throws -> String {
-        let answer = try await engine.behaviour.issueToken(for: user)
-        guard let token = (answer["accessToken"] ?? answer["access_token"])?.stringValue else {
-            throw MockError(.internalServerError, "\(engine.behaviour.name) issued no access token: \(answer)")
+        guard let token = try await credential(for: user).token else {
+            throw MockError(.internalServerError, "\(engine.behaviour.name) issued no access token")
         }
         return token
+    }
+
+    /// The access token and API key the behaviour issues for a seeded user, as its sign-in names them.
+    private func credential(for user: String?) async throws -> (token: String?, apiKey: String?) {
+        let answer = try await engine.behaviour.issueToken(for: user)
+        return ((answer["accessToken"] ?? answer["access_token"])?.stringValue, answer["apikey"]?.stringValue)
     }
 
     /// Calls an endpoint as the app would, to put in place what a test needs (an event owned by a user, a favorite
@@ -82,11 +87,9 @@ public final class MockURLStub: Sendable {
         var fields = ["Accept": "application/json"]
         if Request.self != NoBody.self { fields["Content-Type"] = "application/json" }
         if endpoint.auth != .none {
-            let credential = try await engine.behaviour.issueToken(for: user)
-            if let token = (credential["accessToken"] ?? credential["access_token"])?.stringValue {
-                fields["Authorization"] = "Bearer \(token)"
-            }
-            if let key = credential["apikey"]?.stringValue { fields["apikey"] = key }
+            let credential = try await credential(for: user)
+            if let token = credential.token { fields["Authorization"] = "Bearer \(token)" }
+            if let key = credential.apiKey { fields["apikey"] = key }
         }
         for (name, value) in headers { fields[name] = value }
         let bytes = Request.self == NoBody.self ? [] : Array(try spec.wire.makeEncoder().encode(body))
