@@ -61,6 +61,12 @@ public final class MockURLStub: Sendable {
         return token
     }
 
+    /// The API key the app is configured with (EasyCo's `anon` key, which every Supabase request carries), or `nil`
+    /// for an API that has none.
+    public func apiKey() async throws -> String? {
+        try await credential(for: nil).apiKey
+    }
+
     /// The access token and API key the behaviour issues for a seeded user, as its sign-in names them.
     private func credential(for user: String?) async throws -> (token: String?, apiKey: String?) {
         let answer = try await engine.behaviour.issueToken(for: user)

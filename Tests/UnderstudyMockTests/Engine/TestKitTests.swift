@@ -74,6 +74,31 @@ struct TestKitTests {
         #expect(unknown.map(\.rule) == [.requestUnknownRoute])
     }
 
+    /// What the real server serves beyond its document (Supabase Auth's sign-in beside EasyCo's tables) breaks no
+    /// contract: the app signs in through it on every launch. A route no one serves still does.
+    @Test func aRouteTheServerServesBeyondItsDocumentIsNoViolation() async throws {
+        try await withMock(.easyco) { mock in
+            var request = URLRequest(url: mock.baseURL.appendingPathComponent("auth/v1/token"))
+            request.url = URL(string: request.url!.absoluteString + "?grant_type=password")
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            let key: String = try #require(try await mock.apiKey())
+            request.setValue(key, forHTTPHeaderField: "apikey")
+            request.httpBody = Data(#"{"email": "camille.martin@example.com", "password": "understudy-password"}"#.utf8)
+            let (data, response) = try await URLSession(configuration: mock.sessionConfiguration).data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(try JSONValue(parsing: Array(data))["access_token"]?.stringValue != nil)
+            #expect(mock.journal.entries.map(\.endpoint) == ["POST /auth/v1/token"])
+            #expect(mock.journal.violations.isEmpty)
+        }
+        let unknown = try await withMock(.easyco, allowingViolations: true) { mock in
+            _ = try await URLSession(configuration: mock.sessionConfiguration).data(
+                from: mock.baseURL.appendingPathComponent("auth/v2/nothing"))
+            return mock.journal.violations
+        }
+        #expect(unknown.map(\.rule) == [.requestUnknownRoute])
+    }
+
     static func get(_ path: String, from mock: MockURLStub, token: String? = nil) async throws -> (JSONValue?, Int) {
         var request = URLRequest(url: mock.baseURL.appendingPathComponent(path))
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
