@@ -16,7 +16,7 @@ import UnderstudyMock
 /// await server.stop()
 /// ```
 public final class MockServer: Sendable {
-    public let engine: MockEngine
+    package let engine: MockEngine
     public let host: String
     /// The bound port (the free port picked when started with 0).
     public let port: Int

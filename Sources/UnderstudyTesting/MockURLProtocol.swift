@@ -17,7 +17,7 @@ import UnderstudyMock
 public final class MockURLStub: Sendable {
     /// The base URL the stub answers: `http://<random>.understudy.invalid`.
     public let baseURL: URL
-    public let engine: MockEngine
+    package let engine: MockEngine
     /// Every request the stub answered, with the contract's verdict on each.
     public let journal = RequestJournal()
     private let host: String

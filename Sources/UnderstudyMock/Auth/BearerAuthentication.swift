@@ -4,7 +4,7 @@ import UnderstudyCore
 extension TokenService {
     /// The principal of a request's `Authorization: Bearer <JWT>`, `nil` without one.
     /// - Throws: ``MockError`` 401 when the header is not a bearer token or the token is refused.
-    public func principal(of request: MockRequest) async throws(MockError) -> Principal? {
+    package func principal(of request: MockRequest) async throws(MockError) -> Principal? {
         guard let authorization = request.header("authorization") else { return nil }
         guard let token = request.bearerToken, !token.isEmpty else {
             throw MockError(.unauthorized, "the Authorization header must be \"Bearer <token>\"")

@@ -5,19 +5,19 @@ import UnderstudyCore
 /// Signs and verifies the HS256 JWTs of the apinest, VideGreniers and Supabase mocks.
 ///
 /// Tokens signed elsewhere with the same secret are accepted too (`--jwt-secret`).
-public struct TokenService: Sendable {
+package struct TokenService: Sendable {
     /// The claims the mocks put in and read from a token.
-    public struct Claims: JWTPayload, Equatable {
-        public var sub: SubjectClaim
-        public var exp: ExpirationClaim
-        public var iat: IssuedAtClaim
-        public var roles: [String]?
-        public var role: String?
-        public var email: String?
-        public var jti: IDClaim?
+    package struct Claims: JWTPayload, Equatable {
+        package var sub: SubjectClaim
+        package var exp: ExpirationClaim
+        package var iat: IssuedAtClaim
+        package var roles: [String]?
+        package var role: String?
+        package var email: String?
+        package var jti: IDClaim?
 
         /// Expiry is checked by ``TokenService/verify(_:)`` against the injected clock.
-        public func verify(using algorithm: some JWTAlgorithm) async throws {}
+        package func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
     private let keys: JWTKeyCollection
@@ -25,11 +25,11 @@ public struct TokenService: Sendable {
     /// one HMAC and one JSON decode, not one per request. Expiry is still checked on every use.
     private let verified = VerifiedTokens<Claims>()
     /// The clock tokens are issued and checked against.
-    public let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
 
     /// Creates a service.
     /// - Throws: ``TokenServiceError`` when the secret is shorter than 32 bytes (jwt-kit requires it).
-    public init(secret: String, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    package init(secret: String, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         guard secret.utf8.count >= 32 else {
             throw TokenServiceError(description: "the JWT secret must be at least 32 bytes long (got \(secret.utf8.count))")
         }
@@ -39,7 +39,7 @@ public struct TokenService: Sendable {
     }
 
     /// A signed token for `subject`, valid for `lifetime` seconds.
-    public func sign(
+    package func sign(
         subject: String, lifetime: TimeInterval, roles: [String]? = nil, role: String? = nil, email: String? = nil
     ) async throws -> String {
         let issued = now()
@@ -52,7 +52,7 @@ public struct TokenService: Sendable {
 
     /// The verified claims of a token.
     /// - Throws: ``TokenServiceError`` saying whether the token is malformed, wrongly signed or expired.
-    public func verify(_ token: String) async throws -> Claims {
+    package func verify(_ token: String) async throws -> Claims {
         if let claims = verified.claims(of: token) { return try unexpired(claims) }
         let claims: Claims
         do {
@@ -88,6 +88,6 @@ final class VerifiedTokens<Claims: Sendable>: Sendable {
 }
 
 /// Why a token was refused.
-public struct TokenServiceError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct TokenServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 }

@@ -19,7 +19,7 @@ public struct MockConfiguration: Sendable {
     /// Opens a ``stateFile`` that is a database URL (`postgres://`): set by `UnderstudyMockServer`'s
     /// ``MockServer`` and `understudy mock`, which link the database driver; `nil` where only the engine is linked
     /// (an app's test target), which keeps state in memory or in a file.
-    public var sharedState: SharedStateOpener?
+    package var sharedState: SharedStateOpener?
     /// A folder of fixture files (`understudy generate`) used as the initial state instead of generated ones.
     public var fixturesDirectory: URL?
     /// The HS256 secret of the JWTs (at least 32 bytes).

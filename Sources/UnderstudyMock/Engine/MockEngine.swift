@@ -8,9 +8,9 @@ import UnderstudyCore
 /// (405), bodies over the limit (413), malformed JSON and invalid input (400, or the API's validation
 /// status), missing or bad credentials (401), missing rights (403), and unexpected errors (500).
 /// The Hummingbird server and the `URLProtocol` stub both call ``respond(to:)``.
-public final class MockEngine: Sendable {
-    public let behaviour: any MockBehaviour
-    public let configuration: MockConfiguration
+package final class MockEngine: Sendable {
+    package let behaviour: any MockBehaviour
+    package let configuration: MockConfiguration
     private let routes: [Route]
     /// What the real server serves beyond the documents (``MockBehaviour/undocumentedEndpoints``), matched when
     /// no documented route does.
@@ -89,7 +89,7 @@ public final class MockEngine: Sendable {
     private let keyedHeaders: [String]
 
     /// Creates an engine for a behaviour.
-    public init(behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) {
+    package init(behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) {
         self.behaviour = behaviour
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
@@ -126,18 +126,18 @@ public final class MockEngine: Sendable {
     private var hasFaults: Bool { faults.withLock { !$0.rules.isEmpty } }
 
     /// The fault rules in force.
-    public var faultRules: [FaultRule] { faults.withLock { $0.rules } }
+    package var faultRules: [FaultRule] { faults.withLock { $0.rules } }
 
     /// Replaces the fault rules.
-    public func setFaults(_ rules: [FaultRule]) {
+    package func setFaults(_ rules: [FaultRule]) {
         faults.withLock { $0.rules = rules }
     }
 
     /// The largest body answered: the configuration's limit, or the API's own.
-    public var maximumBodyBytes: Int { configuration.maximumBodyBytes ?? behaviour.maximumBodyBytes }
+    package var maximumBodyBytes: Int { configuration.maximumBodyBytes ?? behaviour.maximumBodyBytes }
 
     /// The 413 answer for a body over ``maximumBodyBytes``.
-    public func payloadTooLarge(path: String) -> MockResponse {
+    package func payloadTooLarge(path: String) -> MockResponse {
         behaviour.errorResponse(
             MockError(.payloadTooLarge, "the body of \(path) is over the \(maximumBodyBytes)-byte limit"),
             spec: behaviour.specs[0])
@@ -154,7 +154,7 @@ public final class MockEngine: Sendable {
     }
 
     /// Answers one request.
-    public func respond(to raw: RawRequest) async -> MockResponse {
+    package func respond(to raw: RawRequest) async -> MockResponse {
         // Whatever the answer to HEAD, it has no body: a body would be read as the next response.
         raw.method == "HEAD" ? await dispatch(raw).withoutBody() : await dispatch(raw)
     }
@@ -294,7 +294,7 @@ public final class MockEngine: Sendable {
 
     /// The header that names what was wrong with a request answered all the same, because its operation documents
     /// no status to refuse it with.
-    public static let overlookedHeader = "Understudy-Overlooked"
+    package static let overlookedHeader = "Understudy-Overlooked"
 
     /// Messages as one header value: printable ASCII, `; `-separated.
     static func headerText(_ messages: [String]) -> String {
@@ -516,17 +516,17 @@ public final class MockEngine: Sendable {
 }
 
 /// A request as the transport delivers it.
-public struct RawRequest: Sendable {
-    public var method: String
-    public var path: String
+package struct RawRequest: Sendable {
+    package var method: String
+    package var path: String
     /// The query string without `?`.
-    public var query: String
-    public var headers: [String: String]
-    public var body: [UInt8]
+    package var query: String
+    package var headers: [String: String]
+    package var body: [UInt8]
     /// The client address or another key for rate limiting.
-    public var client: String
+    package var client: String
 
-    public init(
+    package init(
         method: String, path: String, query: String = "", headers: [String: String] = [:], body: [UInt8] = [],
         client: String = "local"
     ) {
@@ -552,7 +552,7 @@ public struct RawRequest: Sendable {
     }
 
     /// Splits `path?query`.
-    public init(
+    package init(
         method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = "local"
     ) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

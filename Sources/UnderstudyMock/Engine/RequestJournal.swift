@@ -60,7 +60,7 @@ public final class RequestJournal: Sendable {
     public func clear() { state.withLock { $0.removeAll() } }
 
     /// Records a request and the mock's answer, judged by `engine`'s contract.
-    public func record(_ raw: RawRequest, answered response: MockResponse, by engine: MockEngine) {
+    package func record(_ raw: RawRequest, answered response: MockResponse, by engine: MockEngine) {
         let (endpoint, violations) = engine.verdict(on: raw)
         let entry = JournalEntry(
             method: raw.method, path: raw.path, query: raw.query, headers: raw.headers, body: raw.body,

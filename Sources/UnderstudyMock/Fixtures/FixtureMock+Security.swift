@@ -7,7 +7,7 @@ extension FixtureMock {
     /// credential, or a non-empty API key where the scheme puts it. No secret is checked: a fixture mock has none.
     /// - Throws: ``MockError`` 401, in the endpoint's documented 401 body, when a protected endpoint's security
     ///   is not met.
-    public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+    package func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         // A built-in spec's protected endpoints take a bearer token.
         let alternatives =
             endpoint.security.isEmpty && endpoint.auth != .none
@@ -118,7 +118,7 @@ extension FixtureMock {
 
     /// A JWT with these claims and a placeholder signature: the fixture mock checks a JWT's shape and `exp`, never
     /// its signature, so tests can make valid and expired tokens.
-    public static func jwt(_ claims: JSONValue) -> String {
+    package static func jwt(_ claims: JSONValue) -> String {
         let header: JSONValue = ["alg": "HS256", "typ": "JWT"]
         return [header.serializedBytes(), claims.serializedBytes(), Array("understudy".utf8)].map { bytes in
             Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")

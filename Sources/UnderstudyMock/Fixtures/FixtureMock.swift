@@ -16,10 +16,10 @@ import UnderstudyCore
 /// let spec = try OpenAPIImport.spec(bytes, source: "petstore.yaml")
 /// let server = try await MockServer.start(FixtureMock(spec: spec))
 /// ```
-public struct FixtureMock: MockBehaviour {
-    public let name: String
-    public let specs: [APISpec]
-    public let validationStatus: HTTPStatus
+package struct FixtureMock: MockBehaviour {
+    package let name: String
+    package let specs: [APISpec]
+    package let validationStatus: HTTPStatus
     private let seed: UInt64
     let now: @Sendable () -> Date
     /// The fixtures folder's files (`understudy record`'s recordings, `understudy generate`'s files): an answer
@@ -28,13 +28,13 @@ public struct FixtureMock: MockBehaviour {
 
     /// Creates the mock of `spec`.
     /// - Parameter configuration: the seed of generated bodies and the clock that judges a JWT's `exp`.
-    public init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) {
+    package init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) {
         self.init(spec: spec, configuration: configuration, recorded: nil)
     }
 
     /// Creates the mock of `spec`, answering from the fixtures folder of `configuration` where it has a file.
     /// - Throws: ``FixtureError`` or a file error naming a fixture file that cannot be read.
-    public init(spec: APISpec, replaying configuration: MockConfiguration) throws {
+    package init(spec: APISpec, replaying configuration: MockConfiguration) throws {
         let source =
             try configuration.fixturesDirectory.map { try FixtureSource(seed: configuration.seed, folder: $0, specs: [spec]) }
         self.init(spec: spec, configuration: configuration, recorded: source)
@@ -53,18 +53,18 @@ public struct FixtureMock: MockBehaviour {
             ? .unprocessableEntity : .badRequest
     }
 
-    public var stateVersion: UInt64 { 0 }
+    package var stateVersion: UInt64 { 0 }
 
-    public func reset() async throws {}
+    package func reset() async throws {}
 
     /// A bearer token any endpoint of this mock accepts (it has the shape of a JWT, for documents that say so).
-    public static let readyToken = FixtureMock.jwt(["sub": "understudy"])
+    package static let readyToken = FixtureMock.jwt(["sub": "understudy"])
 
-    public func issueToken(for user: String?) async throws -> JSONValue {
+    package func issueToken(for user: String?) async throws -> JSONValue {
         ["token": .string(Self.readyToken), "note": "any well-formed credential is accepted"]
     }
 
-    public func startupNotes() async -> [String] {
+    package func startupNotes() async -> [String] {
         let spec = specs[0]
         var notes = [
             "\(spec.endpoints.count) operations of \(spec.title), answered from the document's examples and schemas"
@@ -88,13 +88,13 @@ public struct FixtureMock: MockBehaviour {
     }
 
     /// JSON and forms are validated; any other media type is taken as it comes.
-    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+    package func unreadableBody(mediaType: String) -> UnreadableBody? {
         MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .unvalidated
     }
 
     // MARK: Answers
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+    package func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         try answer(request, endpoint: endpoint, spec: spec)
     }
 
@@ -156,7 +156,7 @@ public struct FixtureMock: MockBehaviour {
 
     /// An error in the response the endpoint documents for its status (else `default`): its media type, and a
     /// body made from its schema with the status and the messages; the API's envelope where it documents no body.
-    public func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse {
+    package func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse {
         guard let documented = endpoint.documentedResponse(for: error.status.rawValue),
             let mediaType = documented.mediaType
         else { return errorResponse(error, spec: spec) }

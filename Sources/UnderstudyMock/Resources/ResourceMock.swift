@@ -19,11 +19,11 @@ import UnderstudyCore
 /// let spec = try OpenAPIImport.spec(bytes, source: "petstore.yaml")
 /// let server = try await MockServer.start(try await ResourceMock(spec: spec))
 /// ```
-public final class ResourceMock: MockBehaviour {
+package final class ResourceMock: MockBehaviour {
     /// The stateless answers this mock refines.
-    public let fixture: FixtureMock
+    package let fixture: FixtureMock
     /// The resources whose items are kept.
-    public let graph: ResourceGraph
+    package let graph: ResourceGraph
     let store: StateStore<ResourceState>
     private let plans: [String: Plan]
     private let seed: UInt64
@@ -41,7 +41,7 @@ public final class ResourceMock: MockBehaviour {
     /// Creates the mock of `spec`, its state seeded from the document's examples (or the fixtures folder) and
     /// generated items, or read from the state file.
     /// - Throws: ``StateFileError`` when the state file cannot be used, or a fixture file cannot be read.
-    public init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) async throws {
+    package init(spec: APISpec, configuration: MockConfiguration = MockConfiguration()) async throws {
         let source = try FixtureSource(seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [spec])
         fixture = FixtureMock(spec: spec, configuration: configuration, recorded: source)
         graph = ResourceGraph(spec: spec)
@@ -62,29 +62,29 @@ public final class ResourceMock: MockBehaviour {
             seed: initial, for: spec.id, kind: "understudy resources of \(spec.id)")
     }
 
-    public var name: String { fixture.name }
-    public var specs: [APISpec] { fixture.specs }
-    public var validationStatus: HTTPStatus { fixture.validationStatus }
-    public var stateVersion: UInt64 { store.version }
-    public var sharesState: Bool { store.isShared }
+    package var name: String { fixture.name }
+    package var specs: [APISpec] { fixture.specs }
+    package var validationStatus: HTTPStatus { fixture.validationStatus }
+    package var stateVersion: UInt64 { store.version }
+    package var sharesState: Bool { store.isShared }
 
-    public func synchronize() async throws { try await store.synchronize() }
+    package func synchronize() async throws { try await store.synchronize() }
 
-    public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+    package func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         try await fixture.authenticate(request, endpoint: endpoint)
     }
 
-    public func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse {
+    package func errorResponse(_ error: MockError, spec: APISpec, endpoint: AnyEndpoint) -> MockResponse {
         fixture.errorResponse(error, spec: spec, endpoint: endpoint)
     }
 
-    public func unreadableBody(mediaType: String) -> UnreadableBody? { fixture.unreadableBody(mediaType: mediaType) }
+    package func unreadableBody(mediaType: String) -> UnreadableBody? { fixture.unreadableBody(mediaType: mediaType) }
 
-    public func reset() async throws { try await store.reset() }
+    package func reset() async throws { try await store.reset() }
 
-    public func issueToken(for user: String?) async throws -> JSONValue { try await fixture.issueToken(for: user) }
+    package func issueToken(for user: String?) async throws -> JSONValue { try await fixture.issueToken(for: user) }
 
-    public func startupNotes() async -> [String] {
+    package func startupNotes() async -> [String] {
         var notes = await fixture.startupNotes()
         let kept = graph.resources.filter { $0.item != nil || $0.operation(.create) != nil }
         if !kept.isEmpty {
@@ -98,7 +98,7 @@ public final class ResourceMock: MockBehaviour {
 
     // MARK: Answers
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+    package func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         // An operation that documents no success (only `400: Invalid pet value`) answers what it documents, a
         // refusal, and so changes nothing.
         guard let plan = plans[endpoint.id], endpoint.documentsSuccess else { return nil }

@@ -4,13 +4,13 @@ import UnderstudyCore
 /// The bodies a mock's initial state is made from: the files of a fixtures folder (as `understudy
 /// generate` writes them, possibly edited by hand) or, for what the folder lacks, fixtures generated
 /// from the spec with the seed.
-public struct FixtureSource: Sendable {
-    public let seed: UInt64
+package struct FixtureSource: Sendable {
+    package let seed: UInt64
     private let files: [String: EndpointFixture]
 
     /// Reads every `<folder>/<api>/*.json` file of the given specs.
     /// - Throws: ``FixtureError`` or a file error naming the file that cannot be read.
-    public init(seed: UInt64, folder: URL?, specs: [APISpec]) throws {
+    package init(seed: UInt64, folder: URL?, specs: [APISpec]) throws {
         self.seed = seed
         var files: [String: EndpointFixture] = [:]
         if let folder {
@@ -32,7 +32,7 @@ public struct FixtureSource: Sendable {
     }
 
     /// The fixture of an endpoint: the file's when there is one, otherwise generated.
-    public func fixture(_ endpointID: String, in spec: APISpec) -> EndpointFixture {
+    package func fixture(_ endpointID: String, in spec: APISpec) -> EndpointFixture {
         if let file = files["\(spec.id) \(endpointID)"] { return file }
         guard let endpoint = spec.endpoint(endpointID) else {
             preconditionFailure("\(spec.id) has no endpoint \(endpointID)")
@@ -41,29 +41,29 @@ public struct FixtureSource: Sendable {
     }
 
     /// The answer a file gives for an endpoint's status, `nil` when no file does.
-    public func recorded(_ endpointID: String, status: Int, in spec: APISpec) -> JSONValue? {
+    package func recorded(_ endpointID: String, status: Int, in spec: APISpec) -> JSONValue? {
         files["\(spec.id) \(endpointID)"]?.responses[status]
     }
 
     /// The path values of the request a file recorded for an endpoint (empty when none, or no file).
-    public func recordedPath(_ endpointID: String, in spec: APISpec) -> [String: String] {
+    package func recordedPath(_ endpointID: String, in spec: APISpec) -> [String: String] {
         files["\(spec.id) \(endpointID)"]?.path ?? [:]
     }
 
     /// Whether an endpoint's fixture is generated from the spec (no file gives it).
-    public func isGenerated(_ endpointID: String, in spec: APISpec) -> Bool {
+    package func isGenerated(_ endpointID: String, in spec: APISpec) -> Bool {
         files["\(spec.id) \(endpointID)"] == nil
     }
 
     /// The success body of an endpoint.
-    public func body(_ endpointID: String, in spec: APISpec) -> JSONValue {
+    package func body(_ endpointID: String, in spec: APISpec) -> JSONValue {
         let fixture = fixture(endpointID, in: spec)
         let status = spec.endpoint(endpointID)?.success.rawValue ?? 200
         return fixture.responses[status] ?? .null
     }
 
     /// A generator for extra values (seeded per purpose, so output is stable).
-    public func generator(for spec: APISpec, purpose: String) -> FixtureGenerator {
+    package func generator(for spec: APISpec, purpose: String) -> FixtureGenerator {
         var random = SeededRandom(seed: seed).derived("\(spec.id) \(purpose)")
         return FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
     }

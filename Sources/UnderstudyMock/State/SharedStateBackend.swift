@@ -35,7 +35,7 @@ package enum SharedStateUpdate {
 }
 
 /// Opens the shared state a URL names (a `postgres://` URL for `UnderstudyMockServer`'s PostgreSQL backend).
-public struct SharedStateOpener: Sendable {
+package struct SharedStateOpener: Sendable {
     /// Whether the URL names a database this opener reaches.
     let handles: @Sendable (URL) -> Bool
     /// Opens the scope `kind` (the state's type), creating it with `seed` when missing; returns the rows stored

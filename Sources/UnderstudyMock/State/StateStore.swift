@@ -20,7 +20,7 @@ import UnderstudyCore
 /// let count = store.read { $0.notes.count }
 /// try await store.write { $0.notes.append(note) }
 /// ```
-public final class StateStore<State: StoredState>: Sendable {
+package final class StateStore<State: StoredState>: Sendable {
     private struct Contents: @unchecked Sendable {
         var state: State
         var version: UInt64
@@ -48,7 +48,7 @@ public final class StateStore<State: StoredState>: Sendable {
     /// - Throws: ``StateFileError`` when the file is locked by another mock, is not a state file of this
     ///   kind (a JSON state file of an earlier version, another program's file, another API's state), is empty
     ///   or damaged (without `reset`), or cannot be read or written; or when the database cannot be reached.
-    public init(
+    package init(
         seed: State, file: URL? = nil, sharing: SharedStateOpener? = nil, kind: String? = nil, reset: Bool = false
     ) async throws {
         let kind = kind ?? String(reflecting: State.self)
@@ -81,21 +81,21 @@ public final class StateStore<State: StoredState>: Sendable {
     }
 
     /// Increases with every write; responses computed from the state can be cached per version.
-    public var version: UInt64 { contents.withLock { $0.version } }
+    package var version: UInt64 { contents.withLock { $0.version } }
 
     /// Whether other mocks may change the state (it lives in a shared database): answers computed from it
     /// hold only until the next ``synchronize()``.
-    public var isShared: Bool { shared != nil }
+    package var isShared: Bool { shared != nil }
 
     /// Reads the state.
-    public func read<T>(_ body: (State) throws -> T) rethrows -> T {
+    package func read<T>(_ body: (State) throws -> T) rethrows -> T {
         try contents.withLock { try body($0.state) }
     }
 
     /// Applies what other mocks sharing the state wrote since the last call (nothing to do without a shared
     /// database).
     /// - Throws: ``StateFileError`` when the database cannot be reached.
-    public func synchronize() async throws {
+    package func synchronize() async throws {
         guard let shared else { return }
         let since = contents.withLock { $0.sharedVersion }
         guard let update = try await shared.changes(since: since) else { return }
@@ -109,7 +109,7 @@ public final class StateStore<State: StoredState>: Sendable {
     /// Changes the state; when `body` throws nothing is changed. Persisted before returning.
     /// - Throws: what `body` throws, or a ``StateFileError`` (then the change is not applied).
     @discardableResult
-    public func write<T>(_ body: (inout State) throws -> T) async throws -> T {
+    package func write<T>(_ body: (inout State) throws -> T) async throws -> T {
         guard let shared else {
             // Kept outside the lock's closure: a result returned through it would have to be `sending`.
             var result: T?
@@ -159,7 +159,7 @@ public final class StateStore<State: StoredState>: Sendable {
 
     /// Restores the seed state.
     /// - Parameter keep: copies what survives a reset from the old state into the fresh one (issued tokens).
-    public func reset(keeping keep: (_ fresh: inout State, _ old: State) -> Void = { _, _ in }) async throws {
+    package func reset(keeping keep: (_ fresh: inout State, _ old: State) -> Void = { _, _ in }) async throws {
         guard let shared else {
             return try contents.withLock { contents in
                 let fresh = try seedState(keeping: keep, from: contents.state)
@@ -269,8 +269,8 @@ final class SerialGate: Sendable {
 }
 
 /// The state file cannot be used: locked by another mock, not a state file of this kind, or unreadable.
-public struct StateFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
+package struct StateFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
     /// Whether the file is damaged (truncated or overwritten), which `--state-reset` replaces.
     let isDamage: Bool
 

@@ -1,5 +1,5 @@
 /// A row of a ``StateTable``: a `Codable` value with a key unique in its table.
-public protocol StateRow: Codable, Sendable {
+package protocol StateRow: Codable, Sendable {
     associatedtype Key: Hashable & Sendable & CustomStringConvertible
     /// The row's key; its `description` is the key stored in the state file.
     var key: Key { get }
@@ -20,13 +20,13 @@ public protocol StateRow: Codable, Sendable {
 /// let first = notes[key: 1]
 /// let titled = notes.positions(in: "title:First")
 /// ```
-public struct StateTable<Row: StateRow>: Sendable {
+package struct StateTable<Row: StateRow>: Sendable {
     private var slots: [Slot?] = []
     private var positions: [Row.Key: Int] = [:]
     private var members: [String: [Int]] = [:]
     private let groups: (@Sendable (Row) -> [String])?
     /// Rows living in `slots`.
-    public private(set) var count = 0
+    package private(set) var count = 0
     private var nextOrdinal: Int64 = 0
     /// The row count at which ``sweep(where:)`` next scans.
     private var sweepAt = 64
@@ -42,18 +42,18 @@ public struct StateTable<Row: StateRow>: Sendable {
 
     /// An empty table.
     /// - Parameter groups: the groups a row belongs to (``positions(in:)`` finds them); none by default.
-    public init(groups: (@Sendable (Row) -> [String])? = nil) {
+    package init(groups: (@Sendable (Row) -> [String])? = nil) {
         self.groups = groups
     }
 
     /// A table of `rows`, in this order.
-    public init(_ rows: some Sequence<Row>, groups: (@Sendable (Row) -> [String])? = nil) {
+    package init(_ rows: some Sequence<Row>, groups: (@Sendable (Row) -> [String])? = nil) {
         self.init(groups: groups)
         for row in rows { append(row) }
     }
 
     /// The row with this key; setting a row adds or replaces it, setting `nil` removes it.
-    public subscript(key key: Row.Key) -> Row? {
+    package subscript(key key: Row.Key) -> Row? {
         get { positions[key].flatMap { slots[$0]?.row } }
         set {
             guard let newValue else { return remove(key: key) }
@@ -63,16 +63,16 @@ public struct StateTable<Row: StateRow>: Sendable {
     }
 
     /// The position of the row with this key.
-    public func position(of key: Row.Key) -> Int? { positions[key] }
+    package func position(of key: Row.Key) -> Int? { positions[key] }
 
     /// The positions of the rows of a group, in insertion order.
-    public func positions(in group: String) -> [Int] { members[group] ?? [] }
+    package func positions(in group: String) -> [Int] { members[group] ?? [] }
 
     /// The rows of a group, in insertion order.
-    public func rows(in group: String) -> [Row] { positions(in: group).map { self[$0] } }
+    package func rows(in group: String) -> [Row] { positions(in: group).map { self[$0] } }
 
     /// Adds a row at the end; a row with the same key is replaced in place.
-    public mutating func append(_ row: Row) {
+    package mutating func append(_ row: Row) {
         if let position = positions[row.key] {
             self[position] = row
             return
@@ -83,19 +83,19 @@ public struct StateTable<Row: StateRow>: Sendable {
     }
 
     /// Removes the row at a position.
-    public mutating func remove(at position: Int) {
+    package mutating func remove(at position: Int) {
         guard let slot = slots[position] else { return }
         remember(slot.row.key)
         clear(position)
     }
 
     /// Removes the row with this key, if any.
-    public mutating func remove(key: Row.Key) {
+    package mutating func remove(key: Row.Key) {
         if let position = positions[key] { remove(at: position) }
     }
 
     /// Removes the rows that match (a scan: for rare writes such as deleting an account).
-    public mutating func removeAll(where shouldBeRemoved: (Row) throws -> Bool) rethrows {
+    package mutating func removeAll(where shouldBeRemoved: (Row) throws -> Bool) rethrows {
         for position in slots.indices {
             if let slot = slots[position], try shouldBeRemoved(slot.row) { remove(at: position) }
         }
@@ -103,7 +103,7 @@ public struct StateTable<Row: StateRow>: Sendable {
 
     /// Removes the rows that match (expired tokens, say) once the table has doubled since the last sweep, so
     /// a sweep on every write costs amortized constant time and the table stays within twice its live rows.
-    public mutating func sweep(where isExpired: (Row) throws -> Bool) rethrows {
+    package mutating func sweep(where isExpired: (Row) throws -> Bool) rethrows {
         guard count >= sweepAt else { return }
         try removeAll(where: isExpired)
         sweepAt = Swift.max(64, 2 * count)
@@ -213,24 +213,24 @@ extension StateTable: StatePart {
 }
 
 extension StateTable: BidirectionalCollection {
-    public var startIndex: Int { slots.firstIndex { $0 != nil } ?? slots.count }
-    public var endIndex: Int { slots.count }
-    public var isEmpty: Bool { count == 0 }
+    package var startIndex: Int { slots.firstIndex { $0 != nil } ?? slots.count }
+    package var endIndex: Int { slots.count }
+    package var isEmpty: Bool { count == 0 }
 
-    public func index(after position: Int) -> Int {
+    package func index(after position: Int) -> Int {
         var next = position + 1
         while next < slots.count && slots[next] == nil { next += 1 }
         return next
     }
 
-    public func index(before position: Int) -> Int {
+    package func index(before position: Int) -> Int {
         var previous = position - 1
         while previous > 0 && slots[previous] == nil { previous -= 1 }
         return previous
     }
 
     /// The row at a position; setting it replaces the row (a new key must be no other row's).
-    public subscript(position: Int) -> Row {
+    package subscript(position: Int) -> Row {
         get { slots[position]!.row }
         set {
             let slot = slots[position]!
@@ -252,12 +252,12 @@ extension StateTable: BidirectionalCollection {
 
 extension StateTable: Codable {
     /// The rows, in order (a state is encoded for comparisons; the store persists rows one by one).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(Array(self))
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode([Row].self))
     }
 }

@@ -5,16 +5,16 @@
 /// var counters = StateValue(Counters(issued: 0))
 /// counters.value.issued += 1
 /// ```
-public struct StateValue<Value: Codable & Sendable>: Sendable {
+package struct StateValue<Value: Codable & Sendable>: Sendable {
     private var current: Value
     /// The value before the first change of the current write.
     private var before: Value?
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         current = value
     }
 
-    public var value: Value {
+    package var value: Value {
         get { current }
         set {
             if before == nil { before = current }
@@ -51,12 +51,12 @@ extension StateValue: StatePart {
 
 extension StateValue: Codable {
     /// The value (a state is encoded for comparisons; the store persists it when it changes).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(current)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(Value.self))
     }
 }

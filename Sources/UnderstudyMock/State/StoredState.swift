@@ -14,7 +14,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public protocol StoredState: Sendable {
+package protocol StoredState: Sendable {
     /// Shows every table and value of the state to `visitor`, each under a name unique in the state and
     /// stable across versions (it names the rows in the state file).
     mutating func visit(_ visitor: inout StateVisitor)
@@ -22,7 +22,7 @@ public protocol StoredState: Sendable {
 
 /// What a ``StateStore`` does to each table and value of a ``StoredState``: collect a write's changes,
 /// keep or undo them, list or load every row, apply rows another mock changed.
-public struct StateVisitor {
+package struct StateVisitor {
     enum Operation {
         case collect
         case commit
@@ -45,12 +45,12 @@ public struct StateVisitor {
     }
 
     /// Visits a table.
-    public mutating func visit<Row>(_ name: String, _ table: inout StateTable<Row>) {
+    package mutating func visit<Row>(_ name: String, _ table: inout StateTable<Row>) {
         visitPart(name, &table)
     }
 
     /// Visits a value.
-    public mutating func visit<Value>(_ name: String, _ value: inout StateValue<Value>) {
+    package mutating func visit<Value>(_ name: String, _ value: inout StateValue<Value>) {
         visitPart(name, &value)
     }
 

@@ -17,12 +17,12 @@ import UnderstudySpecs
 /// let mock = try await ApinestMock(configuration: MockConfiguration(seed: 7))
 /// let server = try await MockServer.start(mock)
 /// ```
-public struct ApinestMock: MockBehaviour {
-    public var name: String { "apinest" }
-    public var specs: [APISpec] { [Fitness.spec, Achievements.spec] }
-    public var stateVersion: UInt64 { store.version }
-    public var sharesState: Bool { store.isShared }
-    public func synchronize() async throws { try await store.synchronize() }
+package struct ApinestMock: MockBehaviour {
+    package var name: String { "apinest" }
+    package var specs: [APISpec] { [Fitness.spec, Achievements.spec] }
+    package var stateVersion: UInt64 { store.version }
+    package var sharesState: Bool { store.isShared }
+    package func synchronize() async throws { try await store.synchronize() }
 
     /// How long tokens from `POST /__understudy/token` live (the 15 minutes of a typical NestJS access token).
     static let tokenLifetime: TimeInterval = 900
@@ -36,7 +36,7 @@ public struct ApinestMock: MockBehaviour {
 
     /// Creates the mock with its seeded state (or the state file's, when it exists).
     /// - Throws: when the fixtures folder or the state file cannot be read, or the JWT secret is too short.
-    public init(configuration: MockConfiguration) async throws {
+    package init(configuration: MockConfiguration) async throws {
         let source = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Fitness.spec, Achievements.spec])
         let initial = ApinestSeed(source: source, seed: configuration.seed, now: configuration.now()).make()
@@ -46,7 +46,7 @@ public struct ApinestMock: MockBehaviour {
         now = configuration.now
     }
 
-    public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+    package func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         guard let principal = try await tokens.principal(of: request) else { return nil }
         guard ApinestObjectID.isValid(principal.subject) else {
             throw MockError(
@@ -57,7 +57,7 @@ public struct ApinestMock: MockBehaviour {
         return principal
     }
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+    package func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         switch endpoint.id {
         case Fitness.createActivity.id: try await createActivity(request)
         case Fitness.activities.id: try listActivities(request)
@@ -78,18 +78,18 @@ public struct ApinestMock: MockBehaviour {
 
     /// NestJS's Express parsers read JSON and forms and leave any other body unread (`{}`), which the
     /// validation pipe then refuses field by field.
-    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+    package func unreadableBody(mediaType: String) -> UnreadableBody? {
         MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .ignored
     }
 
-    public func reset() async throws {
+    package func reset() async throws {
         try await store.reset()
     }
 
     /// `{"user": id, "name", "email", "accessToken": jwt, "tokenType": "Bearer", "expiresIn": 900}`.
     /// - Parameter user: a seeded user's id or e-mail; `nil` for the default user.
     /// - Throws: ``MockError`` 404 naming the seeded users when `user` is none of them.
-    public func issueToken(for user: String?) async throws -> JSONValue {
+    package func issueToken(for user: String?) async throws -> JSONValue {
         let users = store.read { $0.users }
         guard let found = user.map({ key in users.first { $0.id == key || $0.email == key } }) ?? users.first else {
             let known = users.map { "\($0.id) (\($0.email))" }.joined(separator: ", ")
@@ -102,7 +102,7 @@ public struct ApinestMock: MockBehaviour {
         ]
     }
 
-    public func startupNotes() async -> [String] {
+    package func startupNotes() async -> [String] {
         let users = store.read { $0.users }
         var notes = ["apinest: fitness (/activities) and achievements (/achievements/...) in one server"]
         for (index, user) in users.enumerated() {

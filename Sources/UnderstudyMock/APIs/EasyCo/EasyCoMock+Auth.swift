@@ -45,7 +45,7 @@ struct EasyCoKeys: Sendable {
 extension EasyCoMock {
     /// Supabase's gateway reads the key from `?apikey=` when the header is missing (Kong's `key-auth` looks in
     /// the query string too).
-    public func normalize(_ request: inout MockRequest) {
+    package func normalize(_ request: inout MockRequest) {
         guard request.header("apikey")?.isEmpty ?? true, let key = request.query["apikey"], !key.isEmpty else { return }
         request.headers["apikey"] = key
     }
@@ -55,7 +55,7 @@ extension EasyCoMock {
     /// The key must be one of the project's; without `Authorization` the gateway forwards the key itself as the
     /// bearer, so the request runs as the key's role (`anon` or `service_role`). A bearer is any HS256 JWT signed
     /// with the project's secret (see ``EasyCoJWTVerifier``).
-    public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+    package func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         try await answeringPostgrestErrors { try await principal(of: request) }
     }
 

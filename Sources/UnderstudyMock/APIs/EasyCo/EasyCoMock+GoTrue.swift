@@ -13,7 +13,7 @@ import UnderstudyPostgREST
 /// `apikey` check comes first, as on Supabase. Not in the EasyCo document: the app signs in through supabase-swift.
 extension EasyCoMock {
     /// The password of every seeded user, printed at start.
-    public static let seededPassword = "understudy-password"
+    package static let seededPassword = "understudy-password"
 
     /// How long GoTrue's access tokens live (its default `jwt_expiry`).
     static let sessionLifetime: TimeInterval = 3600

@@ -14,26 +14,26 @@ import UnderstudySpecs
 /// let mock = try await EasyCoMock(configuration: MockConfiguration())
 /// let token = try await mock.issueToken(for: nil)   // {"user": …, "access_token": …, "apikey": …}
 /// ```
-public struct EasyCoMock: MockBehaviour {
-    public var name: String { "easyco" }
-    public var specs: [APISpec] { [EasyCo.spec] }
-    public var stateVersion: UInt64 { store.version }
-    public var sharesState: Bool { store.isShared }
-    public func synchronize() async throws { try await store.synchronize() }
+package struct EasyCoMock: MockBehaviour {
+    package var name: String { "easyco" }
+    package var specs: [APISpec] { [EasyCo.spec] }
+    package var stateVersion: UInt64 { store.version }
+    package var sharesState: Bool { store.isShared }
+    package func synchronize() async throws { try await store.synchronize() }
     /// PostgREST inserts every object of a JSON array body.
-    public var acceptsArrayBodies: Bool { true }
+    package var acceptsArrayBodies: Bool { true }
     /// PostgREST parses the query (`select`, `order`, `limit`, `offset`, filters) and `Range` itself, with its own
     /// errors; the descriptors' patterns state the part of its grammar the app uses.
-    public func parses(_ parameter: Parameter) -> Bool {
+    package func parses(_ parameter: Parameter) -> Bool {
         parameter.location == .query || parameter.name.lowercased() == "range"
     }
 
     /// 32 MiB: a bulk insert of 10 000 rows (about 8 MB of `properties`) goes in one request, as PostgREST takes
     /// it; far larger bodies are still refused.
-    public var maximumBodyBytes: Int { 32 << 20 }
+    package var maximumBodyBytes: Int { 32 << 20 }
     /// PostgREST serves every verb on every table and lets row-level security decide, and Supabase Auth signs
     /// users in under `/auth/v1`; the document describes only the table operations the app makes.
-    public var undocumentedEndpoints: [AnyEndpoint] { Self.everyVerb + Self.goTrueEndpoints }
+    package var undocumentedEndpoints: [AnyEndpoint] { Self.everyVerb + Self.goTrueEndpoints }
 
     static let everyVerb: [AnyEndpoint] = PostgrestCatalog.easyCo.tables.keys.sorted().flatMap { table in
         [HTTPMethod.get, .post, .patch, .delete].map { method in
@@ -62,7 +62,7 @@ public struct EasyCoMock: MockBehaviour {
     /// Creates the mock with its seeded state (or the state file's, when it exists).
     /// - Throws: when the fixtures or the state file cannot be read, a fixture row breaks a column rule
     ///   (``FixtureError``), or the JWT secret is too short.
-    public init(configuration: MockConfiguration) async throws {
+    package init(configuration: MockConfiguration) async throws {
         let fixtures = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [EasyCo.spec])
         try await self.init(
@@ -84,17 +84,17 @@ public struct EasyCoMock: MockBehaviour {
     }
 
     /// PostgREST reads JSON, CSV and forms into a table; any other body is 400 PGRST102.
-    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+    package func unreadableBody(mediaType: String) -> UnreadableBody? {
         if MediaType.isJSON(mediaType) || mediaType == MediaType.form || mediaType == "text/csv" { return nil }
         return .refused(
             MockError(PostgrestErrors.make(.badRequest, code: "PGRST102", "Content-Type not acceptable: \(mediaType)")))
     }
 
-    public func reset() async throws {
+    package func reset() async throws {
         try await store.reset()
     }
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+    package func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         try await answeringPostgrestErrors {
             if request.path.hasPrefix("/auth/v1/") { return try await goTrue(request) }
             return try await table(String(request.path.split(separator: "/").last ?? ""), request)
@@ -103,7 +103,7 @@ public struct EasyCoMock: MockBehaviour {
 
     // MARK: Tokens
 
-    public func issueToken(for user: String?) async throws -> JSONValue {
+    package func issueToken(for user: String?) async throws -> JSONValue {
         try await answeringPostgrestErrors { try await token(for: user) }
     }
 
@@ -128,7 +128,7 @@ public struct EasyCoMock: MockBehaviour {
         ]
     }
 
-    public func startupNotes() async -> [String] {
+    package func startupNotes() async -> [String] {
         let (users, defaultID) = store.read { ($0.users, $0.defaultUser) }
         var notes = [
             "Supabase PostgREST under /rest/v1 (tables: properties, property_members, transactions, payment_schedules, "

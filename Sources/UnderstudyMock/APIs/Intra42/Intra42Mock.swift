@@ -15,19 +15,19 @@ import UnderstudySpecs
 /// let mock = try await Intra42Mock(configuration: MockConfiguration(seed: 7))
 /// let token = try await mock.issueToken(for: nil)["access_token"]
 /// ```
-public struct Intra42Mock: MockBehaviour {
-    public var name: String { "intra42" }
-    public var specs: [APISpec] { [Intra42.spec] }
+package struct Intra42Mock: MockBehaviour {
+    package var name: String { "intra42" }
+    package var specs: [APISpec] { [Intra42.spec] }
 
     /// The store's version, with the clock's minute in the high bits: answers that depend on the time
     /// (events still to come, the log time of an open session) are not served from the engine's cache for
     /// more than a minute.
-    public var stateVersion: UInt64 {
+    package var stateVersion: UInt64 {
         let minutes = UInt64(max(0, configuration.now().timeIntervalSince1970 / 60))
         return (minutes << 32) &+ store.version
     }
-    public var sharesState: Bool { store.isShared }
-    public func synchronize() async throws { try await store.synchronize() }
+    package var sharesState: Bool { store.isShared }
+    package func synchronize() async throws { try await store.synchronize() }
 
     let store: StateStore<Intra42State>
     let application: Intra42Application
@@ -38,7 +38,7 @@ public struct Intra42Mock: MockBehaviour {
 
     /// Builds the seeded intranet (from `--fixtures` files where given) and loads the state file if any.
     /// - Throws: when the fixtures folder or the state file cannot be read.
-    public init(configuration: MockConfiguration) async throws {
+    package init(configuration: MockConfiguration) async throws {
         let source = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Intra42.spec])
         let application = Intra42SeedBuilder.application(seed: configuration.seed)
@@ -51,7 +51,7 @@ public struct Intra42Mock: MockBehaviour {
 
     // MARK: Authentication
 
-    public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+    package func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         // The token endpoint authenticates the client from its body, not the Authorization header.
         if case .none = endpoint.auth { return nil }
         guard request.header("authorization") != nil else { return nil }
@@ -92,7 +92,7 @@ public struct Intra42Mock: MockBehaviour {
 
     // MARK: Dispatch
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+    package func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         switch endpoint.id {
         case "POST /oauth/token": return try await token(request)
         case "GET /v2/me": return try me(request)
@@ -114,10 +114,10 @@ public struct Intra42Mock: MockBehaviour {
     }
 
     /// Rails answers its model validations (a slot on a quarter hour, ending after it begins) 422.
-    public var ruleStatus: HTTPStatus { .unprocessableEntity }
+    package var ruleStatus: HTTPStatus { .unprocessableEntity }
 
     /// The 42 body, `{"error", "message"}`; a 401 says `Not authorized` and carries a Bearer challenge.
-    public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
+    package func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
         if let body = error.body { return .json(body, status: error.status.rawValue, headers: error.headers) }
         guard error.status == .unauthorized else {
             return .json(
@@ -136,11 +136,11 @@ public struct Intra42Mock: MockBehaviour {
 
     /// Restores the seeded intranet; issued tokens stay valid, so a client keeps its session across resets.
     /// Rails reads JSON and form bodies into `params` and leaves any other body unread.
-    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+    package func unreadableBody(mediaType: String) -> UnreadableBody? {
         MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .ignored
     }
 
-    public func reset() async throws {
+    package func reset() async throws {
         try await store.reset { fresh, old in
             fresh.tokens = old.tokens
             fresh.issuedTokens = old.issuedTokens
@@ -149,7 +149,7 @@ public struct Intra42Mock: MockBehaviour {
 
     /// A user token (with refresh token) for a seeded user, by login or id; `nil` is the default user.
     /// - Throws: ``MockError`` 404 for an unknown user.
-    public func issueToken(for user: String?) async throws -> JSONValue {
+    package func issueToken(for user: String?) async throws -> JSONValue {
         let now = configuration.now()
         let (record, login) = try await store.write { state throws -> (Intra42TokenRecord, String) in
             let found: Intra42UserRecord?
@@ -172,7 +172,7 @@ public struct Intra42Mock: MockBehaviour {
         return json
     }
 
-    public func startupNotes() async -> [String] {
+    package func startupNotes() async -> [String] {
         let (defaultUser, code, others) = store.read { state in
             (state.users.first, state.authorizationCodes.first, state.users.dropFirst().prefix(6).map(\.login))
         }

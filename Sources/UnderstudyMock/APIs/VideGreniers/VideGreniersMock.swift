@@ -24,12 +24,12 @@ import UnderstudySpecs
 /// - Refresh needs both tokens: the access token may be expired but must be signed by this server and
 ///   belong to the refresh token's user; the refresh token is single-use (rotated).
 /// - Reads do not log `EventViewed` / `EventSearched` activities: GET answers are pure and cached.
-public struct VideGreniersMock: MockBehaviour {
-    public var name: String { "videgreniers" }
-    public var specs: [APISpec] { [VideGreniers.spec] }
-    public var stateVersion: UInt64 { store.version }
-    public var sharesState: Bool { store.isShared }
-    public func synchronize() async throws { try await store.synchronize() }
+package struct VideGreniersMock: MockBehaviour {
+    package var name: String { "videgreniers" }
+    package var specs: [APISpec] { [VideGreniers.spec] }
+    package var stateVersion: UInt64 { store.version }
+    package var sharesState: Bool { store.isShared }
+    package func synchronize() async throws { try await store.synchronize() }
 
     let configuration: MockConfiguration
     let store: StateStore<State>
@@ -44,7 +44,7 @@ public struct VideGreniersMock: MockBehaviour {
 
     /// Builds the seeded state (from `--fixtures` files when given) or loads the state file.
     /// - Throws: when the JWT secret is too short, or a fixture or the state file cannot be read.
-    public init(configuration: MockConfiguration) async throws {
+    package init(configuration: MockConfiguration) async throws {
         self.configuration = configuration
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         let keys = JWTKeyCollection()
@@ -61,7 +61,7 @@ public struct VideGreniersMock: MockBehaviour {
 
     // MARK: MockBehaviour
 
-    public func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
+    package func authenticate(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> Principal? {
         // The app's APIClient sends its (possibly expired) access token with every request, refresh included.
         if case .none = endpoint.auth { return nil }
         guard request.header("authorization") != nil else { return nil }
@@ -86,7 +86,7 @@ public struct VideGreniersMock: MockBehaviour {
         }
     }
 
-    public func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
+    package func handle(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec) async throws -> MockResponse? {
         let now = now
         switch endpoint.id {
         case "POST /api/auth/register": return try await register(request, now: now)
@@ -121,7 +121,7 @@ public struct VideGreniersMock: MockBehaviour {
     }
 
     /// The spec's error envelope, stamped with the mock's clock (the spec's own bodies use a fixed instant).
-    public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
+    package func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
         var body = error.body ?? spec.errorEnvelope.make(error.status, error.messages)
         if error.body == nil, case .object(var members) = body {
             members["timestamp"] = .string(VideGreniersAnswers.date(now).formatted(.iso8601))
@@ -131,17 +131,17 @@ public struct VideGreniersMock: MockBehaviour {
     }
 
     /// ASP.NET Core binds `[FromBody]` from JSON only and answers 415 to any other media type, forms included.
-    public func unreadableBody(mediaType: String) -> UnreadableBody? {
+    package func unreadableBody(mediaType: String) -> UnreadableBody? {
         MediaType.isJSON(mediaType) ? nil : .refused(MediaType.unsupported(mediaType))
     }
 
-    public func reset() async throws {
+    package func reset() async throws {
         try await store.reset()
     }
 
     /// Logs a seeded user in without a password: `user` is an e-mail, an id, or `nil` for the demo user.
     /// - Returns: `{accessToken, refreshToken, expiresIn, user}`, the `data` of a login answer.
-    public func issueToken(for user: String?) async throws -> JSONValue {
+    package func issueToken(for user: String?) async throws -> JSONValue {
         let wanted = user ?? Self.demoEmail
         let now = now
         let refresh = Self.newRefreshToken()
@@ -157,7 +157,7 @@ public struct VideGreniersMock: MockBehaviour {
         return try VideGreniers.spec.wireJSON(auth)
     }
 
-    public func startupNotes() async -> [String] {
+    package func startupNotes() async -> [String] {
         let (users, categories) = store.read { state in (state.users, state.categories) }
         var notes = ["videgreniers: seeded users (e-mail / password / roles):"]
         for user in users where Self.seededPasswords[user.email] != nil {
