@@ -141,6 +141,8 @@ let package = Package(
             path: "Benchmarks/minimal-server",
             swiftSettings: swiftSettings
         ),
+        // What the test targets share: the binary's launcher and loopback requests.
+        .target(name: "UnderstudyTestSupport", dependencies: ["UnderstudyCore"], path: "Tests/Support", swiftSettings: swiftSettings),
         .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnderstudySpecsTests",
@@ -188,7 +190,7 @@ let package = Package(
             name: "UnderstudyCLITests",
             dependencies: [
                 "UnderstudyCLI", "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock",
-                "UnderstudyMockServer", "UnderstudyTesting",
+                "UnderstudyMockServer", "UnderstudyTesting", "UnderstudyTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -91,6 +91,17 @@ public final class MockServer: Sendable {
         return MockServer(engine: engine, address: address, port: actualPort, task: task, group: group)
     }
 
+    /// A token the app would get for a seeded user (by e-mail, login or id; `nil` for the API's default user), as
+    /// its sign-in answers it: what `MockURLStub.token(for:)` gives in process.
+    /// - Throws: ``MockError`` 404 for an unknown user; 500 when the API issues no access token.
+    public func token(for user: String? = nil) async throws -> String {
+        let answer = try await engine.behaviour.issueToken(for: user)
+        guard let token = (answer["accessToken"] ?? answer["access_token"])?.stringValue else {
+            throw MockError(.internalServerError, "\(engine.behaviour.name) issued no access token")
+        }
+        return token
+    }
+
     /// Stops accepting connections, lets requests in flight finish, closes every connection, and
     /// returns once the server has stopped.
     public func stop() async {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudySpecs
 
 @testable import UnderstudyCLI
@@ -44,19 +45,19 @@ extension CLITests {
         #expect(try Diff.changes(old: yaml[0], new: specs, baseline: nil, api: #require(APISelection(argument: "intra42"))) == [])
     }
 
-    @Test func binaryDiffReadsOpenAPIDocuments() throws {
+    @Test func binaryDiffReadsOpenAPIDocuments() async throws {
         let folder = try Self.temporaryFolder("openapi-diff")
         defer { try? FileManager.default.removeItem(at: folder) }
         let old = try Export.write([Fitness.spec], to: folder.appendingPathComponent("old"), format: .openapiYAML)[0]
         let new = try Export.write([Fitness.spec], to: folder.appendingPathComponent("new"), format: .openapi)[0]
-        #expect(try run(["diff", old, new]).stdout == "0 breaking, 0 warning, 0 compatible\n")
+        #expect(try await UnderstudyBinary.run(["diff", old, new]).stdout == "0 breaking, 0 warning, 0 compatible\n")
 
         var document = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: new)))).objectValue!
         var paths = document["paths"]!.objectValue!
         paths["/activities/{id}/leave"] = nil
         document["paths"] = .object(paths)
         try Data(JSONValue.object(document).serialized(.pretty).utf8).write(to: URL(fileURLWithPath: new))
-        let breaking = try run(["diff", old, new])
+        let breaking = try await UnderstudyBinary.run(["diff", old, new])
         #expect(breaking.status == 1)
         #expect(
             breaking.stdout == """
@@ -64,18 +65,18 @@ extension CLITests {
                 1 breaking, 0 warning, 0 compatible
 
                 """)
-        #expect(try run(["diff", old, new, "--fail-on", "never"]).status == 0)
+        #expect(try await UnderstudyBinary.run(["diff", old, new, "--fail-on", "never"]).status == 0)
 
         let notOpenAPI = folder.appendingPathComponent("notes.yaml")
         try Data("title: not a spec\n".utf8).write(to: notOpenAPI)
-        let unreadable = try run(["diff", notOpenAPI.path, new])
+        let unreadable = try await UnderstudyBinary.run(["diff", notOpenAPI.path, new])
         #expect(unreadable.status == 2)
         #expect(unreadable.stderr.contains("notes.yaml is neither a canonical spec"))
 
         let both = folder.appendingPathComponent("both")
         _ = try Export.write([Fitness.spec], to: both)
         _ = try Export.write([Fitness.spec], to: both, format: .openapi)
-        let twice = try run(["diff", both.path, new])
+        let twice = try await UnderstudyBinary.run(["diff", both.path, new])
         #expect(twice.status == 2)
         #expect(twice.stderr.contains("both describe API fitness; keep one of them in the folder"))
     }

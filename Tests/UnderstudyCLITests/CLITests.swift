@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudySpecs
 
 @testable import UnderstudyCLI
@@ -114,13 +115,13 @@ struct CLITests {
 
     // MARK: The binary
 
-    @Test func binaryListsSixtySevenEndpoints() throws {
-        let result = try run(["list", "--format", "json"])
+    @Test func binaryListsSixtySevenEndpoints() async throws {
+        let result = try await UnderstudyBinary.run(["list", "--format", "json"])
         #expect(result.status == 0)
         #expect(try JSONValue(parsing: result.stdout)["count"] == 67)
     }
 
-    @Test func binaryValidateExitCodes() throws {
+    @Test func binaryValidateExitCodes() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-validate-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -132,43 +133,43 @@ struct CLITests {
         let endpoint = ["validate", "--api", "fitness", "--endpoint", "GET /activities"]
 
         let good = try file("good.json", Fitness.spec.fixture(for: Fitness.spec.endpoint("GET /activities")!, seed: 1).responses[200]!.serializedBytes())
-        let clean = try run(endpoint + [good])
+        let clean = try await UnderstudyBinary.run(endpoint + [good])
         #expect(clean.status == 0)
         #expect(clean.stdout == "0 errors, 0 warnings, 0 notes\n")
 
-        let html = try run(endpoint + ["--format", "json", try file("html.json", Array("<html>".utf8))])
+        let html = try await UnderstudyBinary.run(endpoint + ["--format", "json", try file("html.json", Array("<html>".utf8))])
         #expect(html.status == 1)
         #expect(try JSONValue(parsing: html.stdout)["findings"]?[0]?["rule"] == "body.invalid-json")
 
-        let truncated = try run(endpoint + [try file("truncated.json", Array(#"[{"_id": "a"#.utf8))])
+        let truncated = try await UnderstudyBinary.run(endpoint + [try file("truncated.json", Array(#"[{"_id": "a"#.utf8))])
         #expect(truncated.status == 1)
         #expect(truncated.stdout.contains("the body is not JSON: unexpected end of input at byte 11: the JSON text is truncated"))
 
-        let deep = try run(endpoint + [try file("deep.json", Array((String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)).utf8))])
+        let deep = try await UnderstudyBinary.run(endpoint + [try file("deep.json", Array((String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)).utf8))])
         #expect(deep.status == 1)
         #expect(deep.stdout.contains("nesting deeper than 512 levels at byte 512"))
 
         let huge = try file("huge.json", [UInt8](repeating: UInt8(ascii: " "), count: 100 << 20))
-        let tooBig = try run(endpoint + [huge])
+        let tooBig = try await UnderstudyBinary.run(endpoint + [huge])
         #expect(tooBig.status == 2)
         #expect(tooBig.stderr.contains("is larger than the 67108864-byte limit; raise --max-bytes to validate it"))
 
-        let missing = try run(endpoint + [folder.appendingPathComponent("missing.json").path])
+        let missing = try await UnderstudyBinary.run(endpoint + [folder.appendingPathComponent("missing.json").path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no such readable file"))
 
-        let usage = try run(["validate", "--api", "fitness", "--endpoint", "GET /nope", good])
+        let usage = try await UnderstudyBinary.run(["validate", "--api", "fitness", "--endpoint", "GET /nope", good])
         #expect(usage.status == 64)
     }
 
-    @Test func binaryDiffExitCodesAndFormats() throws {
+    @Test func binaryDiffExitCodesAndFormats() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-diffbin-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let old = folder.appendingPathComponent("old")
         let new = folder.appendingPathComponent("new")
         _ = try Export.write([Fitness.spec], to: old)
         _ = try Export.write([Fitness.spec], to: new)
-        let same = try run(["diff", old.path, new.path])
+        let same = try await UnderstudyBinary.run(["diff", old.path, new.path])
         #expect(same.status == 0)
         #expect(same.stdout == "0 breaking, 0 warning, 0 compatible\n")
 
@@ -180,45 +181,14 @@ struct CLITests {
             return .object(endpoint)
         })
         try Data(JSONValue.object(document).serialized(.pretty).utf8).write(to: file)
-        let breaking = try run(["diff", old.path, new.path, "--format", "github"])
+        let breaking = try await UnderstudyBinary.run(["diff", old.path, new.path, "--format", "github"])
         #expect(breaking.status == 1)
         #expect(breaking.stdout.hasPrefix("::error title=diff.success-status-changed::fitness GET /activities status: the success status changed from 200 to 201\n"))
-        #expect(try run(["diff", old.path, new.path, "--fail-on", "never"]).status == 0)
-        let json = try run(["diff", old.path, new.path, "--format", "json"])
+        #expect(try await UnderstudyBinary.run(["diff", old.path, new.path, "--fail-on", "never"]).status == 0)
+        let json = try await UnderstudyBinary.run(["diff", old.path, new.path, "--format", "json"])
         #expect(try JSONValue(parsing: json.stdout)["summary"]?["breaking"] == 1)
-        #expect(try run(["diff", old.path]).status == 64)
-        #expect(try run(["diff", old.path, folder.appendingPathComponent("none").path]).status == 2)
+        #expect(try await UnderstudyBinary.run(["diff", old.path]).status == 64)
+        #expect(try await UnderstudyBinary.run(["diff", old.path, folder.appendingPathComponent("none").path]).status == 2)
     }
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func run(_ arguments: [String]) throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("understudy")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw CLIError("the understudy binary is not built next to the test bundle (\(binary.path))")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    private struct CLIError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
 }

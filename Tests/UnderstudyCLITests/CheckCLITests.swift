@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
 import UnderstudyTesting
@@ -8,46 +9,6 @@ import UnderstudyTesting
 /// `understudy check` through the built binary against a mock on a loopback port: exit codes, output
 /// formats, the JUnit file, and that secrets never reach stdout or stderr.
 struct CheckCLITests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// Runs the binary off the concurrency pool (the mock's handlers need it) and waits for it.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "understudy")
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = arguments
-                if !environment.isEmpty {
-                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-                }
-                let out = Pipe()
-                let err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                // stderr stays far below a pipe's buffer (usage errors, one line), so reading it second is safe.
-                let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: Run(
-                        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                        stderr: String(decoding: stderr, as: UTF8.self)))
-            }
-        }
-    }
-
     /// The apinest mock on a free loopback port, with a token for its default user.
     static func withMock<T>(_ body: (MockServer, String) async throws -> T) async throws -> T {
         try await withMockServer(.apinest) { server in
@@ -59,7 +20,7 @@ struct CheckCLITests {
     @Test func aCleanServerExitsZeroAndAFaultyOneExitsOne() async throws {
         try await Self.withMock { server, token in
             let base = server.baseURL.absoluteString
-            let clean = try await Self.run([
+            let clean = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format",
                 "json",
             ])
@@ -72,7 +33,7 @@ struct CheckCLITests {
             #expect(document["apis"]?[0]?["api"] == "achievements")
 
             server.engine.setFaults([try FaultRule(parsing: "GET /achievements/summary: status=503")])
-            let faulty = try await Self.run([
+            let faulty = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token,
             ])
             #expect(faulty.status == 1)
@@ -80,7 +41,7 @@ struct CheckCLITests {
                 faulty.stdout.contains(
                     "GET /achievements/summary\n  error /: the server failed with 503 [status.server-error]"))
             #expect(faulty.stdout.contains(#"-H "Authorization: Bearer $UNDERSTUDY_TOKEN""#))
-            let github = try await Self.run([
+            let github = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--api", "achievements", "--base-url", base, "--token", token, "--format",
                 "github",
             ])
@@ -102,7 +63,7 @@ struct CheckCLITests {
             let base = server.baseURL.absoluteString
             // Without a token the authenticated endpoints are skipped (notes): clean at error, clean at warning,
             // failing at note.
-            let lenient = try await Self.run([
+            let lenient = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--junit", junit, "--fail-on",
                 "warning",
             ])
@@ -111,7 +72,7 @@ struct CheckCLITests {
             #expect(xml.contains(#"<testsuite name="fitness" tests="6" failures="0" skipped="4""#))
             #expect(xml.contains(#"<testcase classname="fitness" name="GET /activities/{id}""#))
             #expect(xml.contains(#"<skipped message="changes data: runs only with --allow-writes"/>"#))
-            let strict = try await Self.run([
+            let strict = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--fail-on", "note",
             ])
             #expect(strict.status == 1)
@@ -120,22 +81,22 @@ struct CheckCLITests {
     }
 
     @Test func usageErrorsExit64AndToolFailuresExit2() async throws {
-        let badURL = try await Self.run([
+        let badURL = try await UnderstudyBinary.run([
             "check", "--timeout", "300", "--api", "fitness", "--base-url", "ftp://example.com",
         ])
         #expect(badURL.status == 64)
         #expect(badURL.stderr.contains("--base-url must be an http or https URL"))
-        let badLogin = try await Self.run([
+        let badLogin = try await UnderstudyBinary.run([
             "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--login", "a:b",
         ])
         #expect(badLogin.status == 64)
-        let badEndpoint = try await Self.run([
+        let badEndpoint = try await UnderstudyBinary.run([
             "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--endpoint",
             "GET /nope",
         ])
         #expect(badEndpoint.status == 64)
         try await Self.withMock { server, _ in
-            let unwritable = try await Self.run([
+            let unwritable = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--api", "fitness", "--base-url", server.baseURL.absoluteString, "--junit",
                 "/nonexistent/dir/report.xml",
             ])
@@ -146,7 +107,7 @@ struct CheckCLITests {
 
     @Test func theTokenCanComeFromTheEnvironment() async throws {
         try await Self.withMock { server, token in
-            let run = try await Self.run(
+            let run = try await UnderstudyBinary.run(
                 ["check", "--timeout", "300", "--api", "achievements", "--base-url", server.baseURL.absoluteString],
                 environment: ["UNDERSTUDY_TOKEN": token])
             #expect(run.status == 0, "\(run.stdout)")
@@ -156,7 +117,7 @@ struct CheckCLITests {
     }
 
     @Test func anUnreachableServerIsAFindingNotACrash() async throws {
-        let run = try await Self.run([
+        let run = try await UnderstudyBinary.run([
             "check", "--timeout", "300", "--api", "fitness", "--base-url", "http://127.0.0.1:9", "--format", "json",
             "--token", "secret-token-value",
         ])

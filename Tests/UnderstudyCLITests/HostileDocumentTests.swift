@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import UnderstudyCheck
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
 
@@ -268,31 +269,31 @@ struct HostileDocumentTests {
 struct HostileDocumentBinaryTests {
     @Test func everyCommandAnswersARecursiveDocument() async throws {
         let recursive = try HostileDocumentTests.write(HostileDocumentTests.recursive, "hostile.json")
-        let listed = try await CheckCLITests.run(["list", "--resources", "--spec", recursive])
+        let listed = try await UnderstudyBinary.run(["list", "--resources", "--spec", recursive])
         #expect(listed.status == 0)
         #expect(listed.stdout.contains("folders  /folders  /folders/{id}  id <-> id  Folder"))
 
-        let mock = try MockBinaryTests.RunningMock(["mock", "--spec", recursive, "--port", "0"])
+        let mock = try RunningMock(["mock", "--spec", recursive, "--port", "0"])
         defer { mock.stop() }
         let base = try #require(mock.urls["hostile"])
         let tree = #"{"name": "root", "children": [{"name": "leaf", "children": []}], "parent": {"name": "up", "children": []}}"#
-        let created = try await MockBinaryTests.send("POST", "\(base)/nodes", body: tree)
+        let created = try await LoopbackHTTP.send("POST", "\(base)/nodes", text: tree)
         #expect(created.status == 201)
         // What the client sent is kept, nested nodes given the ids the server adds.
-        let node = try JSONValue(parsing: Array(created.body.utf8))
+        let node = try JSONValue(parsing: Array(created.body))
         #expect(node["parent"]?["name"] == "up" && node["parent"]?["id"]?.numberValue != nil)
         #expect(node["children"]?[0]?["name"] == "leaf" && node["children"]?[0]?["children"] == [])
-        let checked = try await CheckCLITests.run(["check", "--spec", recursive, "--base-url", base, "--allow-writes"])
+        let checked = try await UnderstudyBinary.run(["check", "--spec", recursive, "--base-url", base, "--allow-writes"])
         #expect(checked.status == 0, "\(checked.stdout)")
 
         var changed = HostileDocumentTests.recursive
         changed[pointer: "/components/schemas/Pong/properties/label"] = ["type": "string"]
         let new = try HostileDocumentTests.write(changed, "hostile.json")
-        let compatible = try await CheckCLITests.run(["diff", recursive, new])
+        let compatible = try await UnderstudyBinary.run(["diff", recursive, new])
         #expect(compatible.status == 0)
         #expect(compatible.stdout.contains("compatible diff.property-added"))
         changed[pointer: "/components/schemas/Ping/required"] = ["id"]
-        let breaking = try await CheckCLITests.run(
+        let breaking = try await UnderstudyBinary.run(
             ["diff", recursive, try HostileDocumentTests.write(changed, "hostile.json")])
         #expect(breaking.status == 1)
         #expect(breaking.stdout.contains("breaking"))
@@ -300,7 +301,7 @@ struct HostileDocumentBinaryTests {
 
     @Test func aDocumentNoValueSatisfiesStopsTheMockClearly() async throws {
         let impossible = try HostileDocumentTests.write(HostileDocumentTests.impossible, "impossible.json")
-        let run = try await CheckCLITests.run(["mock", "--spec", impossible, "--port", "0"])
+        let run = try await UnderstudyBinary.run(["mock", "--spec", impossible, "--port", "0"])
         #expect(run.status == 2)
         #expect(
             run.stderr
@@ -308,7 +309,7 @@ struct HostileDocumentBinaryTests {
                 + "(Node.child → Node) without end; make one of them optional or nullable, or give it an alternative\n")
 
         // `lint` names it as an error, with the operations whose bodies it is; a recursive model that ends is clean.
-        let lint = try await CheckCLITests.run(["lint", "--spec", impossible])
+        let lint = try await UnderstudyBinary.run(["lint", "--spec", impossible])
         #expect(lint.status == 1)
         #expect(
             lint.stdout.contains(
@@ -317,7 +318,7 @@ struct HostileDocumentBinaryTests {
             "\(lint.stdout)")
         #expect(lint.stdout.contains("endpoints (3): GET /nodes, GET /nodes/{id}, POST /nodes"), "\(lint.stdout)")
         let recursive = try HostileDocumentTests.write(HostileDocumentTests.recursive, "recursive.json")
-        let clean = try await CheckCLITests.run(["lint", "--spec", recursive])
+        let clean = try await UnderstudyBinary.run(["lint", "--spec", recursive])
         #expect(!clean.stdout.contains("lint.impossible-cycle"), "\(clean.stdout)")
     }
 }

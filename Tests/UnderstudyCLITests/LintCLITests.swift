@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
 import UnderstudyTesting
@@ -11,17 +12,17 @@ import UnderstudyTesting
 /// `understudy lint` and the app decoder settings of `understudy check`, parsed and through the built binary.
 struct LintCLITests {
     @Test func lintExitsOneOnADocumentWithErrorsAndZeroWithout() async throws {
-        let videgreniers = try await CheckCLITests.run(["lint", "--api", "videgreniers"])
+        let videgreniers = try await UnderstudyBinary.run(["lint", "--api", "videgreniers"])
         #expect(videgreniers.status == 1)
         #expect(videgreniers.stdout.hasSuffix("2 errors, 2 warnings, 0 notes\n"))
         #expect(videgreniers.stdout.contains("[lint.sample-client]"))
-        let achievements = try await CheckCLITests.run(["lint", "--api", "achievements", "--format", "json"])
+        let achievements = try await UnderstudyBinary.run(["lint", "--api", "achievements", "--format", "json"])
         #expect(achievements.status == 0)
         let document = try JSONValue(parsing: achievements.stdout)
         #expect(document["formatVersion"] == 1)
         #expect(document["apis"]?[0]?["app"] == ["dates": "iso8601", "keys": "useDefaultKeys"])
         #expect(document["apis"]?[0]?["contradictions"] == [])
-        let usage = try await CheckCLITests.run(["lint", "--api", "nope"])
+        let usage = try await UnderstudyBinary.run(["lint", "--api", "nope"])
         #expect(usage.status == 64)
     }
 
@@ -75,13 +76,13 @@ struct LintCLITests {
         try await CheckCLITests.withMock { server, token in
             let base = server.baseURL.absoluteString
             let arguments = ["check", "--timeout", "300", "--api", "fitness", "--base-url", base, "--token", token]
-            let plain = try await CheckCLITests.run(arguments + ["--date-strategy", "deferred"])
+            let plain = try await UnderstudyBinary.run(arguments + ["--date-strategy", "deferred"])
             #expect(
                 plain.stdout.hasPrefix(
                     "fitness: app decoder dates: deferredToDate, keys: useDefaultKeys (--date-strategy)\n"))
             #expect(!plain.stdout.contains("note "))
             #expect(plain.stdout.contains("(notes not shown: --notes)"))
-            let notes = try await CheckCLITests.run(arguments + ["--notes"])
+            let notes = try await UnderstudyBinary.run(arguments + ["--notes"])
             #expect(notes.stdout.contains("note "))
             #expect(notes.status == 0)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 
 @testable import UnderstudyCLI
 
@@ -12,66 +13,6 @@ import UnderstudyCore
 /// The built `understudy mock` binary against the requests that used to kill it: each is answered, and the
 /// process still serves every API afterwards.
 struct MockBinaryTests {
-    /// A running `understudy mock --port 0` and the base URL of each API it serves.
-    final class RunningMock: @unchecked Sendable {
-        let process = Process()
-        private(set) var urls: [String: String] = [:]
-
-        init(_ arguments: [String] = ["mock", "--port", "0"]) throws {
-            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                .appendingPathComponent("understudy")
-            process.executableURL = binary
-            process.arguments = arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var text = ""
-            // The table of base URLs comes first; "Ready." ends the start-up output.
-            while !text.contains("Ready.") {
-                let chunk = out.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { throw MockBinaryError("the mock exited before it was ready: \(text)") }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            for line in text.split(separator: "\n") {
-                let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-                if parts.count == 2, parts[1].hasPrefix("http://") { urls[String(parts[0])] = String(parts[1]) }
-            }
-        }
-
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-    }
-
-    struct MockBinaryError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// Sends one request and returns its status, or throws when the connection fails (a dead process).
-    static func send(
-        _ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil
-    ) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: url)!, timeoutInterval: 300)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let body {
-            request.httpBody = Data(body.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        return try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                guard let response = response as? HTTPURLResponse else {
-                    continuation.resume(throwing: error ?? MockBinaryError("no response from \(method) \(url)"))
-                    return
-                }
-                continuation.resume(returning: (response.statusCode, String(decoding: data ?? Data(), as: UTF8.self)))
-            }.resume()
-        }
-    }
-
     @Test func theKillerRequestsAreAnsweredAndTheProcessLives() async throws {
         let mock = try RunningMock()
         defer { mock.stop() }
@@ -79,9 +20,9 @@ struct MockBinaryTests {
         let easyco = try #require(mock.urls["easyco"])
         let fitness = try #require(mock.urls["fitness"])
         let huge = "9223372036854775807"
-        let tokenReply = try await Self.send("POST", "\(easyco)/__understudy/token", body: "{}")
+        let tokenReply = try await LoopbackHTTP.send("POST", "\(easyco)/__understudy/token", text: "{}")
         let apikey = try #require(
-            tokenReply.body.split(separator: "\"").drop { $0 != "apikey" }.dropFirst(2).first.map(String.init))
+            tokenReply.text.split(separator: "\"").drop { $0 != "apikey" }.dropFirst(2).first.map(String.init))
         let anon = ["apikey": apikey, "Authorization": "Bearer \(apikey)"]
         let deep = String(repeating: "or(", count: 10_500) + "title.eq.x" + String(repeating: ")", count: 10_500)
 
@@ -99,34 +40,24 @@ struct MockBinaryTests {
             ("PUT", "\(fitness)/__understudy/faults", [:], #"{"rules": ["*: latency=\#(huge)ms"]}"#, 400),
         ]
         for killer in killers {
-            let reply = try await Self.send(killer.method, killer.url, headers: killer.headers, body: killer.body)
-            #expect(reply.status == killer.status, "\(killer.method) \(killer.url.prefix(120)): \(reply.body.prefix(300))")
+            let reply = try await LoopbackHTTP.send(killer.method, killer.url, headers: killer.headers, text: killer.body)
+            #expect(reply.status == killer.status, "\(killer.method) \(killer.url.prefix(120)): \(reply.text.prefix(300))")
         }
         #expect(mock.process.isRunning)
         for (label, url) in mock.urls.sorted(by: { $0.key < $1.key }) {
             let path = ["videgreniers": "/health", "easyco": "/rest/v1/properties", "intra42": "/v2/campus"][label]
             guard let path else { continue }
-            let reply = try await Self.send("GET", url + path, headers: label == "easyco" ? anon : [:])
+            let reply = try await LoopbackHTTP.send("GET", url + path, headers: label == "easyco" ? anon : [:])
             #expect(reply.status < 500, "\(label) after the killers: \(reply.status)")
         }
-        let read = try await Self.send("GET", "\(fitness)/activities")
+        let read = try await LoopbackHTTP.send("GET", "\(fitness)/activities")
         #expect(read.status == 200)
     }
 
     @Test func anAbsurdFaultLatencyIsAUsageError() async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("understudy")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["mock", "--port", "0", "--fault", "*: latency=1e300s"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
-        #expect(stderr.contains(#"fault "latency=1e300s": latency must be between 0 and 3600s (1 hour)"#))
+        let run = try await UnderstudyBinary.run(["mock", "--port", "0", "--fault", "*: latency=1e300s"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(#"fault "latency=1e300s": latency must be between 0 and 3600s (1 hour)"#))
     }
 }
 
@@ -136,7 +67,7 @@ struct MockBinaryTests {
 struct MockHostTests {
     @Test(arguments: ["::1", "[::1]", "localhost"])
     func aHostIsBoundAndPrintedAsAURL(_ host: String) async throws {
-        let mock = try MockBinaryTests.RunningMock(["mock", "--api", "fitness", "--host", host, "--port", "0"])
+        let mock = try RunningMock(["mock", "--api", "fitness", "--host", host, "--port", "0"])
         defer { mock.stop() }
         let url = try #require(mock.urls["fitness"])
         #expect(url.hasPrefix(host == "localhost" ? "http://localhost:" : "http://[::1]:"))
@@ -148,7 +79,7 @@ struct MockHostTests {
     /// The status of a GET sent over a plain TCP connection to loopback (`::1`, or `127.0.0.1`).
     static func status(of path: String, port: Int, ipv6: Bool) throws -> Int {
         let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw MockBinaryTests.MockBinaryError("socket: \(errno)") }
+        guard descriptor >= 0 else { throw SupportError("socket: \(errno)") }
         defer { close(descriptor) }
         var connected: Int32
         if ipv6 {
@@ -172,14 +103,14 @@ struct MockHostTests {
                 }
             }
         }
-        guard connected == 0 else { throw MockBinaryTests.MockBinaryError("connect to port \(port): \(errno)") }
+        guard connected == 0 else { throw SupportError("connect to port \(port): \(errno)") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         var head = [UInt8](repeating: 0, count: 64)
         let count = read(descriptor, &head, head.count)
         let line = String(decoding: head.prefix(max(0, count)), as: UTF8.self)
         guard let status = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-            throw MockBinaryTests.MockBinaryError("no status line in \(line)")
+            throw SupportError("no status line in \(line)")
         }
         return status
     }

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import UnderstudyTestSupport
 
 /// `understudy mock --state` as a process: what it acknowledged survives `kill -9`, and a second mock on the
 /// same state refuses to start.
 struct MockStateBinaryTests {
-    typealias RunningMock = MockBinaryTests.RunningMock
 
     static let activity = #"""
         {"sportType": "Running", "title": "Run %d", "location": "Parc de la Tête d'Or", "date": "2025-11-15",
@@ -17,19 +17,13 @@ struct MockStateBinaryTests {
         return folder
     }
 
-    static func token(_ base: String) async throws -> String {
-        let reply = try await MockBinaryTests.send("POST", "\(base)/__understudy/token", body: "{}")
-        let object = try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any]
-        return try #require(object?["accessToken"] as? String, "no token: \(reply.body)")
-    }
-
     @Test func killNineLosesNoAcknowledgedWrite() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["mock", "--api", "fitness", "--port", "0", "--state", folder.appendingPathComponent("s.sqlite").path]
         let first = try RunningMock(arguments)
         let base = try #require(first.urls["fitness"])
-        let token = try await Self.token(base)
+        let token = try await LoopbackHTTP.token(at: base)
         let headers = ["Authorization": "Bearer \(token)"]
         let acknowledged = try await Self.createsUntilKilled(at: [base], headers: headers, killing: first)
         first.process.waitUntilExit()
@@ -55,10 +49,10 @@ struct MockStateBinaryTests {
                     for index in 0..<40 {
                         let body = String(format: Self.activity, client * 100 + index)
                         let base = bases[client % bases.count]
-                        guard let reply = try? await MockBinaryTests.send("POST", "\(base)/activities", headers: headers, body: body),
+                        guard let reply = try? await LoopbackHTTP.send("POST", "\(base)/activities", headers: headers, text: body),
                             reply.status == 201
                         else { break }
-                        let object = try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any]
+                        let object = try JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
                         if let id = object?["_id"] as? String { ids.append(id) }
                     }
                     return ids
@@ -77,7 +71,7 @@ struct MockStateBinaryTests {
     static func missing(_ ids: [String], at base: String, headers: [String: String]) async throws -> [String] {
         var missing: [String] = []
         for id in ids {
-            let reply = try await MockBinaryTests.send("GET", "\(base)/activities/\(id)", headers: headers)
+            let reply = try await LoopbackHTTP.send("GET", "\(base)/activities/\(id)", headers: headers)
             if reply.status != 200 { missing.append(id) }
         }
         return missing
@@ -95,8 +89,8 @@ struct MockStateBinaryTests {
         defer { second.stop() }
         let (one, two) = (try #require(first.urls["fitness"]), try #require(second.urls["fitness"]))
         // The database outlives test runs: start from the seed, on both replicas.
-        #expect(try await MockBinaryTests.send("POST", "\(one)/__understudy/reset").status == 200)
-        let headers = ["Authorization": "Bearer \(try await Self.token(one))"]
+        #expect(try await LoopbackHTTP.send("POST", "\(one)/__understudy/reset").status == 200)
+        let headers = ["Authorization": "Bearer \(try await LoopbackHTTP.token(at: one))"]
 
         let acknowledged = try await Self.createsUntilKilled(at: [one, two], headers: headers, killing: first)
         first.process.waitUntilExit()
@@ -119,11 +113,11 @@ struct MockStateBinaryTests {
         let first = try RunningMock(["mock", "--api", "videgreniers", "--port", "0", "--state", state])
         defer { first.stop() }
 
-        let (status, message) = try Self.failedStart(["mock", "--api", "videgreniers", "--port", "0", "--state", state])
-        #expect(status == 2)
+        let refusal = try await UnderstudyBinary.run(["mock", "--api", "videgreniers", "--port", "0", "--state", state])
+        #expect(refusal.status == 2)
         let file = folder.appendingPathComponent("s-videgreniers.sqlite").path
         #expect(
-            message
+            refusal.stderr
                 == "error: cannot start the mock: the state file \(file) is in use by another understudy mock "
                 + "(it is locked); stop that mock, or give this one another --state file\n")
         #expect(first.process.isRunning)
@@ -141,49 +135,34 @@ struct MockStateBinaryTests {
             let mock = try RunningMock(arguments)
             defer { mock.stop() }
             let base = try #require(mock.urls["fitness"])
-            let headers = ["Authorization": "Bearer \(try await Self.token(base))"]
-            let created = try await MockBinaryTests.send(
-                "POST", "\(base)/activities", headers: headers, body: String(format: Self.activity, 1))
+            let headers = ["Authorization": "Bearer \(try await LoopbackHTTP.token(at: base))"]
+            let created = try await LoopbackHTTP.send(
+                "POST", "\(base)/activities", headers: headers, text: String(format: Self.activity, 1))
             #expect(created.status == 201)
             try FileManager.default.removeItem(at: folder)
-            let refused = try await MockBinaryTests.send(
-                "POST", "\(base)/activities", headers: headers, body: String(format: Self.activity, 2))
+            let refused = try await LoopbackHTTP.send(
+                "POST", "\(base)/activities", headers: headers, text: String(format: Self.activity, 2))
             #expect(refused.status == 503)
-            let envelope = try JSONSerialization.jsonObject(with: Data(refused.body.utf8)) as? [String: Any]
-            #expect(envelope?["statusCode"] as? Int == 503, "\(refused.body)")
+            let envelope = try JSONSerialization.jsonObject(with: refused.body) as? [String: Any]
+            #expect(envelope?["statusCode"] as? Int == 503, "\(refused.text)")
             #expect((envelope?["message"] as? String)?.contains("was removed or replaced while the mock ran") == true)
-            #expect(try await MockBinaryTests.send("GET", "\(base)/activities", headers: headers).status == 200)
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/activities", headers: headers).status == 200)
         }
 
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("s-apinest.sqlite").path
         #expect(FileManager.default.createFile(atPath: file, contents: Data()))
-        let refusal = try Self.failedStart(arguments)
+        let refusal = try await UnderstudyBinary.run(arguments)
         #expect(refusal.status == 2)
-        #expect(refusal.message.hasPrefix("error: cannot start the mock: the state file \(file) is empty (0 bytes)"))
+        #expect(refusal.stderr.hasPrefix("error: cannot start the mock: the state file \(file) is empty (0 bytes)"))
 
         let reset = try RunningMock(arguments + ["--state-reset"])
         defer { reset.stop() }
         let base = try #require(reset.urls["fitness"])
-        let listed = try await MockBinaryTests.send("GET", "\(base)/activities", headers: [
-            "Authorization": "Bearer \(try await Self.token(base))"
+        let listed = try await LoopbackHTTP.send("GET", "\(base)/activities", headers: [
+            "Authorization": "Bearer \(try await LoopbackHTTP.token(at: base))"
         ])
         #expect(listed.status == 200)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)).count > 0)
-    }
-
-    /// Runs the binary until it exits: its status and what it wrote to standard error.
-    static func failedStart(_ arguments: [String]) throws -> (status: Int32, message: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("understudy")
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, message)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
 
@@ -84,7 +85,7 @@ struct PublicDocumentTests {
                     headers["Content-Type"] = "application/json"
                 }
                 let url = base + endpoint.path.expand(path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-                let answer = try await SpecMockTests.send(endpoint.method.rawValue, url, headers: headers, body: body)
+                let answer = try await LoopbackHTTP.send(endpoint.method.rawValue, url, headers: headers, body: body)
                 let text = String(decoding: answer.body, as: UTF8.self)
                 #expect(answer.status == expected[endpoint.id], "\(endpoint.id): \(text)")
                 #expect(answer.headers[MockEngine.overlookedHeader.lowercased()] == nil, "\(endpoint.id)")
@@ -102,13 +103,13 @@ struct PublicDocumentTests {
     /// status, the reason and what was wrong.
     @Test func aRefusalIsTheOperationsDocumentedProblem() async throws {
         try await Self.withMock("train-travel.yaml") { _, base in
-            let refused = try await SpecMockTests.send("GET", base + "/bookings/7", headers: Self.credentials)
+            let refused = try await LoopbackHTTP.send("GET", base + "/bookings/7", headers: Self.credentials)
             #expect(refused.status == 400)
             #expect(refused.headers["content-type"] == "application/problem+json")
             #expect(refused.json?["status"] == 400)
             #expect(refused.json?["title"] == "Bad Request")
             #expect(refused.json?["detail"] == #"path parameter bookingId: expected string in uuid format, found "7""#)
-            let anonymous = try await SpecMockTests.send("GET", base + "/stations")
+            let anonymous = try await LoopbackHTTP.send("GET", base + "/stations")
             #expect(anonymous.status == 401)
             #expect(anonymous.headers["content-type"] == "application/problem+json")
             #expect(anonymous.json?["detail"] == "authentication required: send Authorization: Bearer <token>")
@@ -121,11 +122,11 @@ struct PublicDocumentTests {
         try await Self.withMock("train-travel.yaml") { spec, base in
             var headers = Self.credentials
             headers["Prefer"] = "dynamic=true"
-            let stations = try await SpecMockTests.send("GET", base + "/stations", headers: headers)
+            let stations = try await LoopbackHTTP.send("GET", base + "/stations", headers: headers)
             #expect(stations.status == 200)
             let first = try #require(stations.json?["data"]?[0]?.objectValue)
             #expect(Set(["id", "name", "address", "country_code"]).isSubset(of: Set(first.keys)))
-            let examples = try await SpecMockTests.send("GET", base + "/stations", headers: Self.credentials)
+            let examples = try await LoopbackHTTP.send("GET", base + "/stations", headers: Self.credentials)
             #expect(examples.json?["data"]?[0]?["name"] == "Berlin Hauptbahnhof")
         }
     }
@@ -164,13 +165,13 @@ struct PublicDocumentTests {
     /// message.
     @Test func aFormOfNumbersIsAcceptedAndAStringErrorIsTheMessage() async throws {
         try await Self.withMock("uspto.yaml") { _, base in
-            let search = try await SpecMockTests.send(
+            let search = try await LoopbackHTTP.send(
                 "POST", base + "/oa_citations/v1/records",
                 headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Data("criteria=*:*&start=0&rows=100".utf8))
             #expect(search.status == 200)
             #expect(search.headers[MockEngine.overlookedHeader.lowercased()] == nil)
-            let missing = try await SpecMockTests.send(
+            let missing = try await LoopbackHTTP.send(
                 "GET", base + "/oa_citations/v1/fields", headers: ["Prefer": "code=404"])
             #expect(missing.status == 404)
             #expect(missing.json == "Not Found")
@@ -181,23 +182,23 @@ struct PublicDocumentTests {
     /// `Understudy-Overlooked`: an undocumented 400 or 401 is an answer no server of the document gives.
     @Test func aRefusalTheOperationCannotSayIsOverlookedAndNamed() async throws {
         try await Self.withMock("link-example.yaml") { _, base in
-            let answer = try await SpecMockTests.send("GET", base + "/2.0/repositories/a/b/pullrequests?state=AAA")
+            let answer = try await LoopbackHTTP.send("GET", base + "/2.0/repositories/a/b/pullrequests?state=AAA")
             #expect(answer.status == 200)
             #expect(
                 answer.headers[MockEngine.overlookedHeader.lowercased()]
                     == #"query parameter state: expected one of "open", "merged", "declined", found "AAA""#)
         }
         try await Self.withMock("swagger-petstore.yaml") { _, base in
-            let inventory = try await SpecMockTests.send("GET", base + "/store/inventory")
+            let inventory = try await LoopbackHTTP.send("GET", base + "/store/inventory")
             #expect(inventory.status == 200)
             #expect(
                 inventory.headers[MockEngine.overlookedHeader.lowercased()]
                     == "authentication required: send an API key in the api_key header")
             // Documented, so still refused: GET /pet/{petId} documents 400.
-            let pet = try await SpecMockTests.send("GET", base + "/pet/x", headers: Self.credentials)
+            let pet = try await LoopbackHTTP.send("GET", base + "/pet/x", headers: Self.credentials)
             #expect(pet.status == 400)
             // DELETE /pet/{petId} documents only `400: Invalid pet value`, without a body.
-            let deleted = try await SpecMockTests.send("DELETE", base + "/pet/1", headers: Self.credentials)
+            let deleted = try await LoopbackHTTP.send("DELETE", base + "/pet/1", headers: Self.credentials)
             #expect(deleted.status == 400)
             #expect(deleted.body.isEmpty)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
 
@@ -41,34 +42,6 @@ struct SpecMockTests {
         }
     }
 
-    struct Answer {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-        var json: JSONValue? { try? JSONValue(parsing: Array(body)) }
-    }
-
-    static func send(
-        _ method: String, _ url: String, headers: [String: String] = [:], body: Data? = nil
-    ) async throws -> Answer {
-        var request = URLRequest(url: URL(string: url)!, timeoutInterval: 60)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
-        return try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                guard let http = response as? HTTPURLResponse else {
-                    continuation.resume(
-                        throwing: error ?? MockBinaryTests.MockBinaryError("no response from \(method) \(url)"))
-                    return
-                }
-                var fields: [String: String] = [:]
-                for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
-                continuation.resume(returning: Answer(status: http.statusCode, headers: fields, body: data ?? Data()))
-            }.resume()
-        }
-    }
-
     static func spec(_ path: String) throws -> APISpec {
         try SpecFiles.load([path])[0]
     }
@@ -101,7 +74,7 @@ struct SpecMockTests {
                     allHeaders["Content-Type"] = "image/png"
                 }
                 let url = base + endpoint.path.expand(path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-                let answer = try await Self.send(endpoint.method.rawValue, url, headers: allHeaders, body: body)
+                let answer = try await LoopbackHTTP.send(endpoint.method.rawValue, url, headers: allHeaders, body: body)
                 #expect(
                     answer.status == endpoint.success.rawValue,
                     "\(endpoint.id): \(String(decoding: answer.body, as: UTF8.self))")
@@ -125,10 +98,10 @@ struct SpecMockTests {
     @Test func preferChoosesTheStatusAndTheExampleAsPrismDoes() async throws {
         try await Self.withMock(stateless: true) { urls in
             let pets = try #require(urls["petstore"])
-            func pet(prefer: String? = nil) async throws -> Answer {
+            func pet(prefer: String? = nil) async throws -> LoopbackHTTP.Answer {
                 var headers = ["Authorization": "Bearer \(FixtureMock.readyToken)"]
                 headers["Prefer"] = prefer
-                return try await Self.send("GET", "\(pets)/pets/7", headers: headers)
+                return try await LoopbackHTTP.send("GET", "\(pets)/pets/7", headers: headers)
             }
             let first = try await pet()
             // Without a choice, the first example by name.
@@ -158,7 +131,7 @@ struct SpecMockTests {
             #expect(dynamic.status == 200 && dynamic.json != first.json && dynamic.json?["id"] != nil)
             // An undocumented code falls back on the `default` response.
             let items = try #require(urls["inventory"])
-            let teapot = try await Self.send("GET", "\(items)/items?api_key=k", headers: ["Prefer": "code=418"])
+            let teapot = try await LoopbackHTTP.send("GET", "\(items)/items?api_key=k", headers: ["Prefer": "code=418"])
             #expect(teapot.status == 418)
             #expect(teapot.json == ["title": "HTTP 418", "status": 418, "detail": "HTTP 418"])
         }
@@ -167,28 +140,28 @@ struct SpecMockTests {
     @Test func securityIsEnforcedAsDeclared() async throws {
         try await Self.withMock(stateless: true) { urls in
             let pets = try #require(urls["petstore"])
-            let missing = try await Self.send("GET", "\(pets)/pets/7")
+            let missing = try await LoopbackHTTP.send("GET", "\(pets)/pets/7")
             #expect(missing.status == 401)
             #expect(missing.headers["www-authenticate"] == "Bearer")
             #expect(
                 missing.json == ["code": 401, "message": "authentication required: send Authorization: Bearer <token>"])
             // The document says the bearer is a JWT: a token of another shape, or one whose exp has passed, is refused.
-            let garbage = try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer not-a-jwt"])
+            let garbage = try await LoopbackHTTP.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer not-a-jwt"])
             #expect(garbage.status == 401)
             let expired = FixtureMock.jwt(["sub": "someone", "exp": 1_000_000_000])
-            let late = try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(expired)"])
+            let late = try await LoopbackHTTP.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(expired)"])
             #expect(late.status == 401)
             #expect(
                 late.json?["message"] == "authentication required: the bearer token expired at 2001-09-09T01:46:40Z")
             let anyJWT = FixtureMock.jwt(["sub": "someone else"])
             #expect(
-                try await Self.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(anyJWT)"]).status
+                try await LoopbackHTTP.send("GET", "\(pets)/pets/7", headers: ["Authorization": "Bearer \(anyJWT)"]).status
                     == 200)
             // Public operations take no credential.
-            #expect(try await Self.send("GET", "\(pets)/pets").status == 200)
+            #expect(try await LoopbackHTTP.send("GET", "\(pets)/pets").status == 200)
 
             let items = try #require(urls["inventory"])
-            let noKey = try await Self.send("GET", "\(items)/items")
+            let noKey = try await LoopbackHTTP.send("GET", "\(items)/items")
             #expect(noKey.status == 401)
             #expect(noKey.headers["www-authenticate"] == nil)
             #expect(
@@ -196,9 +169,9 @@ struct SpecMockTests {
                     "title": "Unauthorized", "status": 401,
                     "detail": "authentication required: send an API key in the api_key query parameter",
                 ])
-            #expect(try await Self.send("GET", "\(items)/items?api_key=").status == 401)
-            #expect(try await Self.send("GET", "\(items)/items?api_key=anything").status == 200)
-            #expect(try await Self.send("GET", "\(items)/status").status == 200)
+            #expect(try await LoopbackHTTP.send("GET", "\(items)/items?api_key=").status == 401)
+            #expect(try await LoopbackHTTP.send("GET", "\(items)/items?api_key=anything").status == 200)
+            #expect(try await LoopbackHTTP.send("GET", "\(items)/status").status == 200)
         }
     }
 
@@ -206,12 +179,12 @@ struct SpecMockTests {
         try await Self.withMock { urls in
             let pets = try #require(urls["petstore"])
             #expect(pets.hasSuffix("/v1"))
-            let outside = try await Self.send("GET", String(pets.dropLast(3)) + "/pets")
+            let outside = try await LoopbackHTTP.send("GET", String(pets.dropLast(3)) + "/pets")
             #expect(outside.status == 404)
             #expect(outside.json?["message"] == "no route for GET /pets: this API is served under /v1")
             // Form-style arrays, one pair per element; a value outside the enum is refused in the document's envelope.
-            #expect(try await Self.send("GET", "\(pets)/pets?tags=cute&tags=loud&limit=5").status == 200)
-            let bogus = try await Self.send("GET", "\(pets)/pets?tags=cute&tags=bogus")
+            #expect(try await LoopbackHTTP.send("GET", "\(pets)/pets?tags=cute&tags=loud&limit=5").status == 200)
+            let bogus = try await LoopbackHTTP.send("GET", "\(pets)/pets?tags=cute&tags=bogus")
             #expect(bogus.status == 400)
             #expect(
                 bogus.json == [
@@ -219,7 +192,7 @@ struct SpecMockTests {
                     "message": #"query parameter tags: expected one of "cute", "fluffy", "loud", found "bogus""#,
                 ])
             // A path value outside its schema names no pet: 404, which the operation documents, not an undocumented 400.
-            let hugeID = try await Self.send(
+            let hugeID = try await LoopbackHTTP.send(
                 "GET", "\(pets)/pets/9223372036854775808",
                 headers: ["Authorization": "Bearer \(FixtureMock.readyToken)"])
             #expect(hugeID.status == 404)
@@ -229,24 +202,24 @@ struct SpecMockTests {
             // A required file upload is taken as it comes, but not left out.
             let photo = "\(pets)/pets/2/photo"
             let bearer = ["Authorization": "Bearer \(FixtureMock.readyToken)"]
-            #expect(try await Self.send("PUT", photo, headers: bearer).status == 400)
+            #expect(try await LoopbackHTTP.send("PUT", photo, headers: bearer).status == 400)
             let upload = bearer.merging(["Content-Type": "image/png"]) { $1 }
-            #expect(try await Self.send("PUT", photo, headers: upload, body: Data("not even a PNG".utf8)).status == 204)
+            #expect(try await LoopbackHTTP.send("PUT", photo, headers: upload, body: Data("not even a PNG".utf8)).status == 204)
             // `Link` and `X-Total` make the list paged as 42 and GitHub page (`page`, `per_page`), for real: the
             // page past the last is empty and links back to the last one, under the base path.
-            let list = try await Self.send("GET", "\(pets)/pets")
+            let list = try await LoopbackHTTP.send("GET", "\(pets)/pets")
             let total = try #require(list.json?.arrayValue?.count)
             #expect(list.headers["x-total"] == String(total))
             #expect(list.headers["link"] == nil)
-            let past = try await Self.send("GET", "\(pets)/pets?page=\(total + 1)&per_page=1")
+            let past = try await LoopbackHTTP.send("GET", "\(pets)/pets?page=\(total + 1)&per_page=1")
             #expect(past.json == [])
             #expect(past.headers["link"]?.contains("/v1/pets?page=\(total)&per_page=1>; rel=\"prev\"") == true)
             // The inventory refuses invalid input with 422, the status it documents for it.
             let items = try #require(urls["inventory"])
-            let badIDs = try await Self.send("GET", "\(items)/items?api_key=k&ids=1,x")
+            let badIDs = try await LoopbackHTTP.send("GET", "\(items)/items?api_key=k&ids=1,x")
             #expect(badIDs.status == 422)
-            #expect(try await Self.send("GET", "\(items)/items?api_key=k&ids=1,2").status == 200)
-            let invalid = try await Self.send(
+            #expect(try await LoopbackHTTP.send("GET", "\(items)/items?api_key=k&ids=1,2").status == 200)
+            let invalid = try await LoopbackHTTP.send(
                 "POST", "\(items)/items?api_key=k", headers: ["Content-Type": "application/json"],
                 body: Data(#"{"sku": "BK-2", "price": -1, "kind": "physical"}"#.utf8))
             #expect(invalid.status == 422)
@@ -262,7 +235,7 @@ struct SpecMockTests {
             ])
             try await check.run()
             let items = try #require(urls["inventory"])
-            let binary = try await CheckCLITests.run([
+            let binary = try await UnderstudyBinary.run([
                 "check", "--timeout", "300", "--spec", Self.inventory, "--base-url", items, "--apikey", "k",
             ])
             #expect(binary.status == 0, "\(binary.stdout)\(binary.stderr)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
+import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
 import UnderstudySpecs
@@ -12,7 +13,7 @@ import UnderstudySpecs
 /// server assigns, a paged envelope, `Location`) and their nested pets (UUIDs), as a REST server backed by a
 /// database answers them. `--stateless` keeps the fixture answers; `--state FILE` keeps the items across restarts.
 struct StatefulSpecMockTests {
-    typealias Answer = SpecMockTests.Answer
+    typealias Answer = LoopbackHTTP.Answer
 
     /// Runs `understudy mock --spec shelter.yaml` in process with `arguments`, gives `body` its base URL.
     static func withShelter<T>(_ arguments: [String] = [], _ body: (String) async throws -> T) async throws -> T {
@@ -27,21 +28,12 @@ struct StatefulSpecMockTests {
         }
     }
 
-    static func send(_ method: String, _ url: String, _ body: JSONValue? = nil, headers: [String: String] = [:])
-        async throws -> Answer
-    {
-        var headers = headers
-        if body != nil { headers["Content-Type"] = "application/json" }
-        return try await SpecMockTests.send(
-            method, url, headers: headers, body: body.map { Data($0.serializedBytes()) })
-    }
-
     @Test func createdItemsAreReadListedChangedAndDeleted() async throws {
         try await Self.withShelter { base in
-            let before = try await Self.send("GET", "\(base)/owners?limit=100")
+            let before = try await LoopbackHTTP.send("GET", "\(base)/owners?limit=100")
             let total = try #require(before.json?["total"]?.numberValue?.intValue)
 
-            let created = try await Self.send("POST", "\(base)/owners", ["name": "Léa Girard", "city": "Nantes", "id": 7])
+            let created = try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Léa Girard", "city": "Nantes", "id": 7])
             #expect(created.status == 201)
             let owner = try #require(created.json)
             let id = try #require(owner["id"]?.numberValue?.intValue)
@@ -51,26 +43,26 @@ struct StatefulSpecMockTests {
             #expect(owner["createdAt"]?.stringValue?.hasSuffix("Z") == true)
             #expect(created.headers["location"] == "\(base)/owners/\(id)")
 
-            let read = try await Self.send("GET", "\(base)/owners/\(id)")
+            let read = try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)")
             #expect(read.status == 200 && read.json == owner)
-            let listed = try await Self.send("GET", "\(base)/owners?city=Nantes&limit=100")
+            let listed = try await LoopbackHTTP.send("GET", "\(base)/owners?city=Nantes&limit=100")
             #expect(listed.json?["data"]?.arrayValue?.contains(owner) == true)
             #expect(listed.json?["data"]?.arrayValue?.allSatisfy { $0["city"] == "Nantes" } == true)
-            let after = try await Self.send("GET", "\(base)/owners?limit=100")
+            let after = try await LoopbackHTTP.send("GET", "\(base)/owners?limit=100")
             #expect(after.json?["total"]?.numberValue?.intValue == total + 1)
 
-            let patched = try await Self.send("PATCH", "\(base)/owners/\(id)", ["city": "Brest"])
+            let patched = try await LoopbackHTTP.send("PATCH", "\(base)/owners/\(id)", ["city": "Brest"])
             #expect(patched.status == 200)
             #expect(patched.json?["city"] == "Brest" && patched.json?["name"] == "Léa Girard")
             #expect(patched.json?["createdAt"] == owner["createdAt"])
-            #expect(try await Self.send("GET", "\(base)/owners/\(id)").json?["city"] == "Brest")
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)").json?["city"] == "Brest")
 
-            #expect(try await Self.send("DELETE", "\(base)/owners/\(id)").status == 204)
-            let gone = try await Self.send("GET", "\(base)/owners/\(id)")
+            #expect(try await LoopbackHTTP.send("DELETE", "\(base)/owners/\(id)").status == 204)
+            let gone = try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)")
             #expect(gone.status == 404)
             #expect(gone.headers["content-type"] == "application/problem+json")
             #expect(gone.json?["status"] == 404)
-            #expect(try await Self.send("DELETE", "\(base)/owners/\(id)").status == 404)
+            #expect(try await LoopbackHTTP.send("DELETE", "\(base)/owners/\(id)").status == 404)
         }
     }
 
@@ -99,10 +91,10 @@ struct StatefulSpecMockTests {
     @Test func nestedItemsLiveUnderTheirParentAndGoWithIt() async throws {
         try await Self.withShelter { base in
             let first = try #require(
-                try await Self.send("POST", "\(base)/owners", ["name": "Noah Petit"]).json?["id"]?.numberValue?.intValue)
+                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Noah Petit"]).json?["id"]?.numberValue?.intValue)
             let second = try #require(
-                try await Self.send("POST", "\(base)/owners", ["name": "Jade Roux"]).json?["id"]?.numberValue?.intValue)
-            let created = try await Self.send("POST", "\(base)/owners/\(first)/pets", ["name": "Moka", "species": "cat"])
+                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Jade Roux"]).json?["id"]?.numberValue?.intValue)
+            let created = try await LoopbackHTTP.send("POST", "\(base)/owners/\(first)/pets", ["name": "Moka", "species": "cat"])
             #expect(created.status == 201)
             let pet = try #require(created.json)
             let petID = try #require(pet["id"]?.stringValue)
@@ -110,39 +102,39 @@ struct StatefulSpecMockTests {
             // The parent's id goes in the member named after its path parameter.
             #expect(pet["ownerId"] == .integer(first))
 
-            #expect(try await Self.send("GET", "\(base)/owners/\(first)/pets").json == [pet])
-            #expect(try await Self.send("GET", "\(base)/owners/\(first)/pets?species=dog").json == [])
-            #expect(try await Self.send("GET", "\(base)/owners/\(second)/pets").json == [])
-            #expect(try await Self.send("GET", "\(base)/owners/\(second)/pets/\(petID)").status == 404)
-            let adopted = try await Self.send("POST", "\(base)/owners/\(first)/pets/\(petID):adopt")
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(first)/pets").json == [pet])
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(first)/pets?species=dog").json == [])
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(second)/pets").json == [])
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(second)/pets/\(petID)").status == 404)
+            let adopted = try await LoopbackHTTP.send("POST", "\(base)/owners/\(first)/pets/\(petID):adopt")
             #expect(adopted.status == 200 && adopted.json?["id"] == .string(petID))
 
-            let replaced = try await Self.send(
+            let replaced = try await LoopbackHTTP.send(
                 "PUT", "\(base)/owners/\(first)/pets/\(petID)", ["name": "Moka", "species": "dog", "adopted": true])
             #expect(replaced.json?["species"] == "dog" && replaced.json?["id"] == .string(petID))
 
             // Under an owner that does not exist, nothing is created.
             #expect(
-                try await Self.send("POST", "\(base)/owners/999999/pets", ["name": "Rex", "species": "dog"]).status
+                try await LoopbackHTTP.send("POST", "\(base)/owners/999999/pets", ["name": "Rex", "species": "dog"]).status
                     == 404)
             // An owner's pets go with it.
-            #expect(try await Self.send("DELETE", "\(base)/owners/\(first)").status == 204)
-            #expect(try await Self.send("GET", "\(base)/owners/\(first)/pets/\(petID)").status == 404)
-            #expect(try await Self.send("GET", "\(base)/owners/\(first)/pets").status == 404)
+            #expect(try await LoopbackHTTP.send("DELETE", "\(base)/owners/\(first)").status == 204)
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(first)/pets/\(petID)").status == 404)
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(first)/pets").status == 404)
         }
     }
 
     @Test func listsPageAndSearchesFilter() async throws {
         try await Self.withShelter { base in
             for name in ["A", "B", "C"] {
-                _ = try await Self.send("POST", "\(base)/owners", ["name": .string("Owner \(name)"), "city": "Arles"])
+                _ = try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": .string("Owner \(name)"), "city": "Arles"])
             }
-            let all = try #require(try await Self.send("GET", "\(base)/owners?limit=100").json)
+            let all = try #require(try await LoopbackHTTP.send("GET", "\(base)/owners?limit=100").json)
             let total = try #require(all["total"]?.numberValue?.intValue)
-            let page = try #require(try await Self.send("GET", "\(base)/owners?limit=2&offset=1").json)
+            let page = try #require(try await LoopbackHTTP.send("GET", "\(base)/owners?limit=2&offset=1").json)
             #expect(page["total"] == .integer(total))
             #expect(page["data"]?.arrayValue == Array(all["data"]!.arrayValue![1...2]))
-            let found = try await Self.send("POST", "\(base)/owners/query", ["city": "Arles"])
+            let found = try await LoopbackHTTP.send("POST", "\(base)/owners/query", ["city": "Arles"])
             #expect(found.json?.arrayValue?.map { $0["name"] } == ["Owner A", "Owner B", "Owner C"])
         }
     }
@@ -150,21 +142,21 @@ struct StatefulSpecMockTests {
     /// A `Prefer` answer is the document's (Prism's way of choosing one), and it changes nothing.
     @Test func preferredAnswersTouchNoState() async throws {
         try await Self.withShelter { base in
-            let before = try await Self.send("GET", "\(base)/owners").json?["total"]
-            let dynamic = try await Self.send(
+            let before = try await LoopbackHTTP.send("GET", "\(base)/owners").json?["total"]
+            let dynamic = try await LoopbackHTTP.send(
                 "POST", "\(base)/owners", ["name": "Nobody"], headers: ["Prefer": "dynamic=true"])
             #expect(dynamic.status == 201)
-            #expect(try await Self.send("GET", "\(base)/owners").json?["total"] == before)
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners").json?["total"] == before)
         }
     }
 
     @Test func statelessAnswersEveryIdFromTheDocument() async throws {
         try await Self.withShelter(["--stateless"]) { base in
-            let owner = try await Self.send("GET", "\(base)/owners/999999")
+            let owner = try await LoopbackHTTP.send("GET", "\(base)/owners/999999")
             #expect(owner.status == 200)
             #expect(owner.json?["id"]?.numberValue != nil && owner.json?["name"]?.stringValue != nil)
-            #expect(try await Self.send("DELETE", "\(base)/owners/999999").status == 204)
-            #expect(try await Self.send("GET", "\(base)/owners/999999").status == 200)
+            #expect(try await LoopbackHTTP.send("DELETE", "\(base)/owners/999999").status == 204)
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/999999").status == 200)
         }
     }
 
@@ -175,16 +167,16 @@ struct StatefulSpecMockTests {
         let state = ["--state", folder.appendingPathComponent("state.sqlite").path]
         let id = try await Self.withShelter(state) { base in
             try #require(
-                try await Self.send("POST", "\(base)/owners", ["name": "Kept Owner"]).json?["id"]?.numberValue?.intValue)
+                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Kept Owner"]).json?["id"]?.numberValue?.intValue)
         }
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-shelter.sqlite").path))
         try await Self.withShelter(state) { base in
-            #expect(try await Self.send("GET", "\(base)/owners/\(id)").json?["name"] == "Kept Owner")
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)").json?["name"] == "Kept Owner")
             // The next id continues the sequence.
-            let next = try await Self.send("POST", "\(base)/owners", ["name": "Next Owner"]).json?["id"]
+            let next = try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Next Owner"]).json?["id"]
             #expect(next == .integer(id + 1))
-            #expect(try await Self.send("POST", "\(base.replacingOccurrences(of: "/v2", with: ""))/__understudy/reset").status == 200)
-            #expect(try await Self.send("GET", "\(base)/owners/\(id)").status == 404)
+            #expect(try await LoopbackHTTP.send("POST", "\(base.replacingOccurrences(of: "/v2", with: ""))/__understudy/reset").status == 200)
+            #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)").status == 404)
         }
     }
 }

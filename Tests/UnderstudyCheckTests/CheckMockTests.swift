@@ -12,11 +12,6 @@ import UnderstudyTesting
 /// `check` against the real mock servers over loopback: a server that honours the contract gets no error
 /// and no warning, for the reads and for the write scenarios, and the scenarios leave no trace.
 struct CheckMockTests {
-    static func token(_ server: MockServer, user: String? = nil) async throws -> String {
-        let answer = try await server.engine.behaviour.issueToken(for: user)
-        return try #require(answer["accessToken"]?.stringValue ?? answer["access_token"]?.stringValue)
-    }
-
     /// Far above any real answer time: the suite runs these next to CPU-heavy tests on two cores, and the
     /// verdict under test is conformance, not speed.
     static let patient = HTTPTransport.Options(timeout: .seconds(300))
@@ -45,7 +40,7 @@ struct CheckMockTests {
         let spec = try #require(Specs.named(api)?.first)
         try await withMockServer(.apinest) { server in
             // The seeded open activity belongs to the default user; another user can join and leave it.
-            let token = try await Self.token(server, user: "camille.dubois@example.com")
+            let token = try await server.token(for: "camille.dubois@example.com")
             let report = await Self.check(spec, server, credentials: Credentials(token: token))
             #expect(Self.problems(report) == [])
             let checked = report.endpoints.filter { $0.skipped == nil }.map(\.endpoint)
@@ -57,7 +52,7 @@ struct CheckMockTests {
     /// covers to that flow, run after the exploring.
     @Test func theExplorerLeavesAFlowsEndpointsToIt() async throws {
         try await withMockServer(.apinest) { server in
-            let credentials = Credentials(token: try await Self.token(server))
+            let credentials = Credentials(token: try await server.token())
             let body = try JSONDecoder().decode(
                 Apinest.CompleteActivityRequest.self, from: Data(#"{"durationMinutes": 30, "distanceKm": 5}"#.utf8))
             let own = WriteScenario { session in
@@ -100,7 +95,7 @@ struct CheckMockTests {
     /// to the check's own item instead.
     @Test func declaredTargetsChooseTheItemAnActionRunsOn() async throws {
         try await withMockServer(.apinest) { server in
-            let credentials = Credentials(token: try await Self.token(server, user: "camille.dubois@example.com"))
+            let credentials = Credentials(token: try await server.token(for: "camille.dubois@example.com"))
             let report = await Self.check(Fitness.spec, server, credentials: credentials)
             // Leaving answers 200 only to a participant: the activity joined is the one left.
             #expect(Self.problems(report) == [])
@@ -175,7 +170,7 @@ struct CheckMockTests {
             let mock = try #require(server.engine.behaviour as? EasyCoMock)
             let before = mock.store.read { $0.tables["favorites"]?.rows.count }
             let applications = mock.store.read { $0.tables["applications"]?.rows.count ?? 0 }
-            let credentials = Credentials(token: try await Self.token(server), apiKey: mock.keys.anon)
+            let credentials = Credentials(token: try await server.token(), apiKey: mock.keys.anon)
             let report = await Self.check(EasyCo.spec, server, credentials: credentials)
             // The one finding is the app's: the favorite and the application it adds get `created_at` (and
             // `updated_at`) from now(), which PostgreSQL writes with microseconds (`…T08:40:07.294435+00:00`), and
@@ -203,7 +198,7 @@ struct CheckMockTests {
     @Test func intra42IsCleanWithAUserToken() async throws {
         try await withMockServer(.intra42) { server in
             let report = await Self.check(
-                Intra42.spec, server, credentials: Credentials(token: try await Self.token(server)))
+                Intra42.spec, server, credentials: Credentials(token: try await server.token()))
             #expect(Self.problems(report) == [])
             #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.requests == 2)
         }
@@ -215,7 +210,7 @@ struct CheckMockTests {
         try await withMockServer(.intra42) { server in
             let mock = try #require(server.engine.behaviour as? Intra42Mock)
             let credentials = Credentials(
-                token: try await Self.token(server), client: (mock.application.clientID, mock.application.clientSecret))
+                token: try await server.token(), client: (mock.application.clientID, mock.application.clientSecret))
             let report = await Self.check(Intra42.spec, server, credentials: credentials)
             #expect(Self.problems(report) == [])
             #expect(report.coverage.reached == Intra42.spec.endpoints.count)

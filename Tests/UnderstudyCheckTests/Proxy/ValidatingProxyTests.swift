@@ -22,12 +22,6 @@ struct ValidatingProxyTests {
             OutgoingRequest(method: method, url: base + target, headers: fields, body: body.map { Array($0.utf8) }))
     }
 
-    static func token(_ transport: HTTPTransport, mock: MockServer) async throws -> String {
-        let issued = await send(transport, .post, mock.baseURL.absoluteString, "/__understudy/token", body: "{}")
-        let body = try JSONParser().parse(try #require(issued.response).body)
-        return try #require(body["accessToken"]?.stringValue)
-    }
-
     static let validActivity = """
         {"sportType":"running","title":"Morning run","description":null,"location":"Paris","latitude":48.85,\
         "longitude":2.35,"date":"2030-05-01","time":"2030-05-01T07:30:00Z","participants":4,"level":"beginner",\
@@ -42,7 +36,7 @@ struct ValidatingProxyTests {
         try await Self.withClient { client in
             let direct = mock.baseURL.absoluteString
             let proxied = proxy.baseURL.absoluteString
-            let token = try await Self.token(client, mock: mock)
+            let token = try await mock.token()
             let list = await Self.send(client, .get, direct, "/activities")
             let listBody = try JSONParser().parse(try #require(list.response).body)
             let id = try #require(listBody[0]?["_id"]?.stringValue)
@@ -197,7 +191,7 @@ struct ValidatingProxyTests {
             specs: Self.apinest, upstream: mock.baseURL.absoluteString,
             options: ProxyOptions(transport: CheckMockTests.patient))
         try await Self.withClient { client in
-            let token = try await Self.token(client, mock: mock)
+            let token = try await mock.token()
             let body =
                 #"{"sportType":"running","location":"Paris","date":"2030-05-01","time":"2030-05-01T07:30:00Z","#
                 + #""participants":"many","level":"beginner","visibility":"public"}"#
