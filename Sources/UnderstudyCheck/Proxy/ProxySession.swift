@@ -179,16 +179,9 @@ final class ProxySession: Sendable {
             return
         }
         let (spec, endpoint, pathValues) = match
-        let query = FormURLEncoding.pairs(request.query ?? "")
         let inspection = RequestInspector(spec: spec, endpoint: endpoint).inspect(
-            body: request.body, contentType: request.headers["Content-Type"]
-        ) { parameter in
-            switch parameter.location {
-            case .path: pathValues[parameter.name]
-            case .query: query.first { $0.name == parameter.name }?.value
-            case .header: request.headers[parameter.name]
-            }
-        }
+            body: request.body, contentType: request.headers["Content-Type"], path: pathValues,
+            query: QueryItems(request.query ?? ""), header: { request.headers[$0] })
         var findings = inspection.findings.map { finding in
             var finding = finding
             finding.endpoint = endpoint.id

@@ -43,6 +43,30 @@ public struct RequestInspector: Sendable {
         public var body: JSONValue?
     }
 
+    /// Inspects one request as it arrived: its path values, its query and its headers. An array query parameter
+    /// sent form-style, one pair per element (`tags=a&tags=b`), reads as `a,b`; any other parameter reads its first
+    /// value.
+    /// - Parameter header: the value of a header by name, whatever its case.
+    public func inspect(
+        body: [UInt8], contentType: String?, skipping: (Parameter) -> Bool = { _ in false }, path: [String: String],
+        query: QueryItems, header: (String) -> String?
+    ) -> Inspection {
+        inspect(body: body, contentType: contentType, skipping: skipping) { parameter in
+            switch parameter.location {
+            case .path: return path[parameter.name]
+            case .query:
+                let values = query.all(parameter.name)
+                return Self.isArray(parameter.schema) && values.count > 1 ? values.joined(separator: ",") : values.first
+            case .header: return header(parameter.name)
+            }
+        }
+    }
+
+    private static func isArray(_ schema: Schema) -> Bool {
+        if case .array = schema.nonNull { return true }
+        return false
+    }
+
     /// Inspects one request.
     /// - Parameters:
     ///   - body: the body bytes, empty when there is none.

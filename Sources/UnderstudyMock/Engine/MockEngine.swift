@@ -234,20 +234,10 @@ package final class MockEngine: Sendable {
         // A route the real server serves beyond its document (Supabase Auth's sign-in beside EasyCo's tables) breaks
         // no contract; the document says nothing to judge the request by.
         guard route.isDocumented else { return (route.endpoint, []) }
-        let path = route.endpoint.path.match(stripped.path) ?? [:]
-        let query = FormURLEncoding.pairs(stripped.query)
         let headers = Dictionary(raw.headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
         let inspection = RequestInspector(spec: route.spec, endpoint: route.endpoint).inspect(
-            body: raw.body, contentType: headers["content-type"]
-        ) { parameter in
-            switch parameter.location {
-            case .path: path[parameter.name]
-            case .query:
-                query.contains { $0.name == parameter.name }
-                    ? query.filter { $0.name == parameter.name }.map(\.value).joined(separator: ",") : nil
-            case .header: headers[parameter.name.lowercased()]
-            }
-        }
+            body: raw.body, contentType: headers["content-type"], path: route.endpoint.path.match(stripped.path) ?? [:],
+            query: QueryItems(stripped.query), header: { headers[$0.lowercased()] })
         let violations = inspection.findings.filter { $0.severity == .error }.map { finding in
             var finding = finding
             finding.endpoint = route.endpoint.id

@@ -30,11 +30,6 @@ struct RequestValidation {
         request.json = inspection.body
     }
 
-    private static func isArray(_ schema: Schema) -> Bool {
-        if case .array = schema.nonNull { return true }
-        return false
-    }
-
     /// A finding on the parameters, judged once for the whole request. A ``RequestRule`` finding counts: a rule
     /// that names a body member reads it from an object body, never from the elements of an array.
     private static func isParameterFinding(_ finding: Diagnostic) -> Bool {
@@ -57,17 +52,8 @@ struct RequestValidation {
     private func inspect(_ request: MockRequest, body: [UInt8]) -> RequestInspector.Inspection {
         RequestInspector(spec: route.spec, endpoint: route.endpoint).inspect(
             // What the app sends of its own accord, the server does not refuse the request without.
-            body: body, contentType: request.header("content-type"), skipping: { parsed($0) || !$0.enforced }
-        ) { parameter in
-            switch parameter.location {
-            case .path: request.pathParameters[parameter.name]
-            case .query:
-                // An array sent form-style, one pair per element (`tags=a&tags=b`), reads as `a,b`.
-                Self.isArray(parameter.schema) && request.query.all(parameter.name).count > 1
-                    ? request.query.all(parameter.name).joined(separator: ",") : request.query[parameter.name]
-            case .header: request.header(parameter.name)
-            }
-        }
+            body: body, contentType: request.header("content-type"), skipping: { parsed($0) || !$0.enforced },
+            path: request.pathParameters, query: request.query, header: request.header)
     }
 
     private func refuse(_ findings: [(index: [String], Diagnostic)]) throws(MockError) {
