@@ -95,11 +95,7 @@ public final class MockServer: Sendable {
     /// its sign-in answers it: what `MockURLStub.token(for:)` gives in process.
     /// - Throws: ``MockError`` 404 for an unknown user; 500 when the API issues no access token.
     public func token(for user: String? = nil) async throws -> String {
-        let answer = try await engine.behaviour.issueToken(for: user)
-        guard let token = (answer["accessToken"] ?? answer["access_token"])?.stringValue else {
-            throw MockError(.internalServerError, "\(engine.behaviour.name) issued no access token")
-        }
-        return token
+        try await engine.behaviour.accessToken(for: user)
     }
 
     /// Stops accepting connections, lets requests in flight finish, closes every connection, and

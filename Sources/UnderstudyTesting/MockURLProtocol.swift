@@ -55,22 +55,13 @@ public final class MockURLStub: Sendable {
     /// its sign-in answers it.
     /// - Throws: ``MockError`` 404 for an unknown user.
     public func token(for user: String? = nil) async throws -> String {
-        guard let token = try await credential(for: user).token else {
-            throw MockError(.internalServerError, "\(engine.behaviour.name) issued no access token")
-        }
-        return token
+        try await engine.behaviour.accessToken(for: user)
     }
 
     /// The API key the app is configured with (EasyCo's `anon` key, which every Supabase request carries), or `nil`
     /// for an API that has none.
     public func apiKey() async throws -> String? {
-        try await credential(for: nil).apiKey
-    }
-
-    /// The access token and API key the behaviour issues for a seeded user, as its sign-in names them.
-    private func credential(for user: String?) async throws -> (token: String?, apiKey: String?) {
-        let answer = try await engine.behaviour.issueToken(for: user)
-        return ((answer["accessToken"] ?? answer["access_token"])?.stringValue, answer["apikey"]?.stringValue)
+        try await engine.behaviour.credential(for: nil).apiKey
     }
 
     /// Calls an endpoint as the app would, to put in place what a test needs (an event owned by a user, a favorite
@@ -93,7 +84,7 @@ public final class MockURLStub: Sendable {
         var fields = ["Accept": "application/json"]
         if Request.self != NoBody.self { fields["Content-Type"] = "application/json" }
         if endpoint.auth != .none {
-            let credential = try await credential(for: user)
+            let credential = try await engine.behaviour.credential(for: user)
             if let token = credential.token { fields["Authorization"] = "Bearer \(token)" }
             if let key = credential.apiKey { fields["apikey"] = key }
         }

@@ -89,6 +89,24 @@ extension MockBehaviour {
 
     public func synchronize() async throws {}
 
+    /// The access token and API key ``issueToken(for:)`` issues, by the names the API's sign-in gives them:
+    /// `accessToken` (apinest, VideGreniers), `access_token` (Supabase Auth, OAuth), `token` (a document's mock);
+    /// `apikey` (EasyCo's anon key).
+    package func credential(for user: String?) async throws -> (token: String?, apiKey: String?) {
+        let answer = try await issueToken(for: user)
+        let token = answer["accessToken"] ?? answer["access_token"] ?? answer["token"]
+        return (token?.stringValue, answer["apikey"]?.stringValue)
+    }
+
+    /// ``credential(for:)``'s access token.
+    /// - Throws: ``MockError`` 404 for an unknown user; 500 when the API issues no access token.
+    package func accessToken(for user: String?) async throws -> String {
+        guard let token = try await credential(for: user).token else {
+            throw MockError(.internalServerError, "\(name) issued no access token")
+        }
+        return token
+    }
+
     public func errorResponse(_ error: MockError, spec: APISpec) -> MockResponse {
         .json(
             error.body ?? spec.errorEnvelope.make(error.status, error.messages), status: error.status.rawValue,

@@ -74,6 +74,14 @@ struct TestKitTests {
         #expect(unknown.map(\.rule) == [.requestUnknownRoute])
     }
 
+    /// A document's mock (`mock --spec`) issues the same ready token as its `/__understudy/token` answers, under
+    /// the name it gives it (`token`).
+    @Test func aDocumentsMockIssuesATokenTheKitReads() async throws {
+        let stub = MockURLStub.start(try await ResourceMock(spec: Fitness.spec))
+        defer { stub.stop() }
+        #expect(try await stub.token() == FixtureMock.readyToken)
+    }
+
     /// What the real server serves beyond its document (Supabase Auth's sign-in beside EasyCo's tables) breaks no
     /// contract: the app signs in through it on every launch. A route no one serves still does.
     @Test func aRouteTheServerServesBeyondItsDocumentIsNoViolation() async throws {
