@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UnderstudyCore
+import UnderstudyMock
 import UnderstudySpecs
 
 extension RuleID {
@@ -120,11 +121,7 @@ struct Validate: ParsableCommand {
     static func checkRecordings(in folder: URL, specs: [APISpec]) throws -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for spec in specs {
-            let apiFolder = folder.appendingPathComponent(spec.id)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: apiFolder.path) else { continue }
-            for name in names.sorted() where name.hasSuffix(".json") {
-                let path = apiFolder.appendingPathComponent(name)
-                let fixture = try EndpointFixture(json: try JSONParser().parse(Array(try Data(contentsOf: path))))
+            for (name, fixture) in try FixtureSource.files(in: folder, of: spec) {
                 let file = "\(spec.id)/\(name)"
                 guard let endpoint = spec.endpoint(fixture.endpoint) else {
                     findings.append(

@@ -84,6 +84,13 @@ public protocol MockBehaviour: Sendable {
     func startupNotes() async -> [String]
 }
 
+/// A behaviour that read the fixtures folder when it was made: the engine answers what the behaviour leaves to it
+/// from that reading, not from a second one.
+package protocol ReadsFixtures: MockBehaviour {
+    /// The folder's files (`nil` when the behaviour replays none).
+    var fixtures: FixtureSource? { get }
+}
+
 extension MockBehaviour {
     public var sharesState: Bool { false }
 

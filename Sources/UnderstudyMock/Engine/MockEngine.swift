@@ -94,11 +94,13 @@ package final class MockEngine: Sendable {
         self.configuration = configuration
         defaultSpec = behaviour.specs[0]
         basePath = defaultSpec.basePath
-        // What no behaviour answers is answered from the fixtures folder's files where they give it (the behaviours
-        // read the same folder first, and refuse a file that cannot be read).
-        let recorded = configuration.fixturesDirectory.flatMap {
-            try? FixtureSource(seed: configuration.seed, folder: $0, specs: behaviour.specs)
-        }
+        // What no behaviour answers is answered from the fixtures folder's files where they give it: as the behaviour
+        // read them, or read here for a behaviour that did not (which refuses a file that cannot be read).
+        let recorded =
+            (behaviour as? any ReadsFixtures)?.fixtures
+            ?? configuration.fixturesDirectory.flatMap {
+                try? FixtureSource(seed: configuration.seed, folder: $0, specs: behaviour.specs)
+            }
         routes = behaviour.specs.flatMap { spec in
             let fixture = FixtureMock(spec: spec, configuration: configuration, recorded: recorded)
             return spec.endpoints.map { Route(spec: spec, endpoint: $0, fixture: fixture) }

@@ -16,7 +16,7 @@ import UnderstudyCore
 /// let spec = try OpenAPIImport.spec(bytes, source: "petstore.yaml")
 /// let server = try await MockServer.start(FixtureMock(spec: spec))
 /// ```
-package struct FixtureMock: MockBehaviour {
+package struct FixtureMock: ReadsFixtures {
     package let name: String
     package let specs: [APISpec]
     package let validationStatus: HTTPStatus
@@ -24,7 +24,7 @@ package struct FixtureMock: MockBehaviour {
     let now: @Sendable () -> Date
     /// The fixtures folder's files (`understudy record`'s recordings, `understudy generate`'s files): an answer
     /// recorded for an endpoint's status is the answer, before the document's examples.
-    private let recorded: FixtureSource?
+    package let fixtures: FixtureSource?
 
     /// Creates the mock of `spec`.
     /// - Parameter configuration: the seed of generated bodies and the clock that judges a JWT's `exp`.
@@ -41,7 +41,7 @@ package struct FixtureMock: MockBehaviour {
     }
 
     init(spec: APISpec, configuration: MockConfiguration, recorded: FixtureSource?) {
-        self.recorded = recorded
+        fixtures = recorded
         name = spec.id
         specs = [spec]
         seed = configuration.seed
@@ -130,7 +130,7 @@ package struct FixtureMock: MockBehaviour {
             } else {
                 try self.body(
                     response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
-                    recorded: recorded.flatMap { $0.recorded(endpoint.id, status: status, in: spec) }, random: &random)
+                    recorded: fixtures.flatMap { $0.recorded(endpoint.id, status: status, in: spec) }, random: &random)
             }
         var headers: [(name: String, value: String)] = [("Content-Type", mediaType)]
         let bytes: [UInt8]

@@ -19,9 +19,10 @@ import UnderstudyCore
 /// let spec = try OpenAPIImport.spec(bytes, source: "petstore.yaml")
 /// let server = try await MockServer.start(try await ResourceMock(spec: spec))
 /// ```
-package final class ResourceMock: MockBehaviour {
+package final class ResourceMock: ReadsFixtures {
     /// The stateless answers this mock refines.
     package let fixture: FixtureMock
+    package var fixtures: FixtureSource? { fixture.fixtures }
     /// The resources whose items are kept.
     package let graph: ResourceGraph
     let store: StateStore<ResourceState>

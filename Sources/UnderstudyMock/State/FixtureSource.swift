@@ -15,20 +15,26 @@ package struct FixtureSource: Sendable {
         var files: [String: EndpointFixture] = [:]
         if let folder {
             for spec in specs {
-                let apiFolder = folder.appendingPathComponent(spec.id)
-                guard let names = try? FileManager.default.contentsOfDirectory(atPath: apiFolder.path) else { continue }
-                for name in names.sorted() where name.hasSuffix(".json") {
-                    let file = apiFolder.appendingPathComponent(name)
-                    do {
-                        let fixture = try EndpointFixture(json: try JSONParser().parse(Array(try Data(contentsOf: file))))
-                        files["\(spec.id) \(fixture.endpoint)"] = fixture
-                    } catch {
-                        throw FixtureError(description: "\(file.path): \(error)")
-                    }
-                }
+                for (_, fixture) in try Self.files(in: folder, of: spec) { files["\(spec.id) \(fixture.endpoint)"] = fixture }
             }
         }
         self.files = files
+    }
+
+    /// The `<folder>/<api>/*.json` files of one spec, by name, in name order (none when the folder has no
+    /// `<api>` folder).
+    /// - Throws: ``FixtureError`` naming the file that cannot be read.
+    package static func files(in folder: URL, of spec: APISpec) throws -> [(name: String, fixture: EndpointFixture)] {
+        let apiFolder = folder.appendingPathComponent(spec.id)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: apiFolder.path) else { return [] }
+        return try names.sorted().filter { $0.hasSuffix(".json") }.map { name in
+            let file = apiFolder.appendingPathComponent(name)
+            do {
+                return (name, try EndpointFixture(json: try JSONParser().parse(Array(try Data(contentsOf: file)))))
+            } catch {
+                throw FixtureError(description: "\(file.path): \(error)")
+            }
+        }
     }
 
     /// The fixture of an endpoint: the file's when there is one, otherwise generated.

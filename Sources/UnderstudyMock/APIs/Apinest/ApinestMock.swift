@@ -17,7 +17,7 @@ import UnderstudySpecs
 /// let mock = try await ApinestMock(configuration: MockConfiguration(seed: 7))
 /// let server = try await MockServer.start(mock)
 /// ```
-package struct ApinestMock: MockBehaviour {
+package struct ApinestMock: ReadsFixtures {
     package var name: String { "apinest" }
     package var specs: [APISpec] { [Fitness.spec, Achievements.spec] }
     package var stateVersion: UInt64 { store.version }
@@ -30,6 +30,7 @@ package struct ApinestMock: MockBehaviour {
     static let startupTokenLifetime: TimeInterval = 86_400
 
     let store: StateStore<ApinestState>
+    package let fixtures: FixtureSource?
     let tokens: TokenService
     let seed: UInt64
     let now: @Sendable () -> Date
@@ -39,6 +40,7 @@ package struct ApinestMock: MockBehaviour {
     package init(configuration: MockConfiguration) async throws {
         let source = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Fitness.spec, Achievements.spec])
+        fixtures = source
         let initial = ApinestSeed(source: source, seed: configuration.seed, now: configuration.now()).make()
         store = try await configuration.stateStore(seed: initial, for: "apinest")
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)

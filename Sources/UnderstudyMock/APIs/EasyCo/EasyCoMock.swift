@@ -14,7 +14,7 @@ import UnderstudySpecs
 /// let mock = try await EasyCoMock(configuration: MockConfiguration())
 /// let token = try await mock.issueToken(for: nil)   // {"user": …, "access_token": …, "apikey": …}
 /// ```
-package struct EasyCoMock: MockBehaviour {
+package struct EasyCoMock: ReadsFixtures {
     package var name: String { "easyco" }
     package var specs: [APISpec] { [EasyCo.spec] }
     package var stateVersion: UInt64 { store.version }
@@ -45,6 +45,7 @@ package struct EasyCoMock: MockBehaviour {
     }
 
     let store: StateStore<EasyCoState>
+    package let fixtures: FixtureSource?
     let configuration: MockConfiguration
     let tokens: TokenService
     /// The project's `anon` and `service_role` keys.
@@ -66,12 +67,14 @@ package struct EasyCoMock: MockBehaviour {
         let fixtures = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [EasyCo.spec])
         try await self.init(
-            configuration: configuration, seed: try EasyCoSeed(fixtures: fixtures, catalog: .easyCo).state())
+            configuration: configuration, seed: try EasyCoSeed(fixtures: fixtures, catalog: .easyCo).state(),
+            fixtures: fixtures)
     }
 
     /// Creates the mock over a given initial state (large tables in tests).
-    init(configuration: MockConfiguration, seed: EasyCoState) async throws {
+    init(configuration: MockConfiguration, seed: EasyCoState, fixtures: FixtureSource? = nil) async throws {
         self.configuration = configuration
+        self.fixtures = fixtures
         service = PostgrestService(catalog: .easyCo, seed: configuration.seed)
         var seed = seed
         for name in seed.tables.keys {

@@ -15,7 +15,7 @@ import UnderstudySpecs
 /// let mock = try await Intra42Mock(configuration: MockConfiguration(seed: 7))
 /// let token = try await mock.issueToken(for: nil)["access_token"]
 /// ```
-package struct Intra42Mock: MockBehaviour {
+package struct Intra42Mock: ReadsFixtures {
     package var name: String { "intra42" }
     package var specs: [APISpec] { [Intra42.spec] }
 
@@ -30,6 +30,7 @@ package struct Intra42Mock: MockBehaviour {
     package func synchronize() async throws { try await store.synchronize() }
 
     let store: StateStore<Intra42State>
+    package let fixtures: FixtureSource?
     let application: Intra42Application
     let configuration: MockConfiguration
 
@@ -41,6 +42,7 @@ package struct Intra42Mock: MockBehaviour {
     package init(configuration: MockConfiguration) async throws {
         let source = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Intra42.spec])
+        fixtures = source
         let application = Intra42SeedBuilder.application(seed: configuration.seed)
         var builder = Intra42SeedBuilder(source: source, application: application, now: configuration.now())
         let seed = builder.build()

@@ -24,7 +24,7 @@ import UnderstudySpecs
 /// - Refresh needs both tokens: the access token may be expired but must be signed by this server and
 ///   belong to the refresh token's user; the refresh token is single-use (rotated).
 /// - Reads do not log `EventViewed` / `EventSearched` activities: GET answers are pure and cached.
-package struct VideGreniersMock: MockBehaviour {
+package struct VideGreniersMock: ReadsFixtures {
     package var name: String { "videgreniers" }
     package var specs: [APISpec] { [VideGreniers.spec] }
     package var stateVersion: UInt64 { store.version }
@@ -33,6 +33,7 @@ package struct VideGreniersMock: MockBehaviour {
 
     let configuration: MockConfiguration
     let store: StateStore<State>
+    package let fixtures: FixtureSource?
     let tokens: TokenService
     /// Checks signatures without the expiry (refresh accepts an expired access token).
     let signatureKeys: JWTKeyCollection
@@ -52,6 +53,7 @@ package struct VideGreniersMock: MockBehaviour {
         signatureKeys = keys
         let fixtures = try FixtureSource(
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [VideGreniers.spec])
+        self.fixtures = fixtures
         let seed = try Self.seedState(
             fixtures: fixtures, seed: configuration.seed, now: configuration.now().timeIntervalSinceReferenceDate)
         store = try await configuration.stateStore(seed: seed, for: "videgreniers")
