@@ -273,21 +273,12 @@ package final class ResourceMock: ReadsFixtures {
             ?? items.identifierAnswer(id, endpoint: plan.endpoint)
         var response = try fixture.answer(request, endpoint: plan.endpoint, spec: spec, state: state)
         if let item = plan.resource.item, let index = response.headers.firstIndex(where: { $0.name.lowercased() == "location" }) {
-            var values = row.parent
+            // The parent's values are named as the collection names them.
+            var values = ResourceGraph.renamed(row.parent, from: plan.resource.collection, to: item)
             if let parameter = plan.resource.identifier?.parameter { values[parameter] = id }
-            response.headers[index].value =
-                request.origin + spec.basePath + Self.expand(item, values, collection: plan.resource.collection)
+            response.headers[index].value = request.origin + spec.basePath + item.expand(values)
         }
         return response
-    }
-
-    /// An item path with the parent's values (named as the collection names them) and the item's id.
-    private static func expand(_ item: PathTemplate, _ values: [String: String], collection: PathTemplate) -> String {
-        var byPosition = values
-        for (own, name) in zip(item.parameterNames, collection.parameterNames) where own != name {
-            byPosition[own] = values[name]
-        }
-        return item.expand(byPosition)
     }
 
     /// The item (or its parent) does not exist: the document's 404 where the operation documents it (or a
