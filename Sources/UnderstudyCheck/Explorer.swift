@@ -68,13 +68,19 @@ struct Explorer {
 
     /// The writes that end the session, last: the run has nothing left to send after them.
     private func endSession() async {
-        for endpoint in spec.endpoints where endpoint.method != .get && endsSession(endpoint) {
-            guard explores(endpoint), let path = session.pathValues(for: endpoint, guessing: true),
-                let body = await body(for: endpoint)
-            else { continue }
-            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
-            await send(endpoint, request, path: path)
+        for endpoint in spec.endpoints where endpoint.method != .get && endsSession(endpoint) && explores(endpoint) {
+            await write(endpoint)
         }
+    }
+
+    /// Sends a write with the path values the run knows or guesses (`preset` first) and its body; not when it lacks
+    /// a path value, or the spec's hint makes no body.
+    private func write(_ endpoint: AnyEndpoint, preset: [String: String] = [:]) async {
+        guard let path = session.pathValues(for: endpoint, guessing: true, preset: preset),
+            let body = await body(for: endpoint)
+        else { return }
+        let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+        await send(endpoint, request, path: path)
     }
 
     // MARK: Create
@@ -174,12 +180,8 @@ struct Explorer {
                 session.graph.role(of: endpoint.id).flatMap { resource, _ in
                     endpoint.path.parameterNames.dropFirst(resource.collection.parameterNames.count).first
                 } ?? endpoint.path.parameterNames.last
-            guard let parameter,
-                let path = session.pathValues(for: endpoint, guessing: true, preset: [parameter: id]),
-                let body = await body(for: endpoint)
-            else { continue }
-            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
-            await send(endpoint, request, path: path)
+            guard let parameter else { continue }
+            await write(endpoint, preset: [parameter: id])
         }
     }
 
@@ -244,10 +246,7 @@ struct Explorer {
             // writes made (`DELETE /profiles/{username}/follow`).
             if session.graph.role(of: endpoint.id)?.operation.role == .delete { continue }
             if endpoint.method == .delete, !Self.isBelowAnItem(endpoint.path) { continue }
-            guard let path = session.pathValues(for: endpoint, guessing: true), let body = await body(for: endpoint)
-            else { continue }
-            let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
-            await send(endpoint, request, path: path)
+            await write(endpoint)
         }
     }
 
