@@ -315,9 +315,7 @@ struct ResourceItems {
     }
 
     private func generator(_ purpose: String) -> FixtureGenerator {
-        var random = SeededRandom(seed: seed).derived("\(spec.id) \(resource.name) \(purpose)")
-        return FixtureGenerator(
-            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        spec.generator(seed: seed, purpose: "\(resource.name) \(purpose)")
     }
 
     /// A scalar's text (`42`, `"rex"` → `rex`, `true`).

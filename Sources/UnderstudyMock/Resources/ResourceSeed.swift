@@ -30,10 +30,7 @@ struct ResourceSeed {
             }
             let wanted = resource.parent == nil ? Self.itemCount : 2 * groups.count
             if pool.count < wanted {
-                var random = SeededRandom(seed: source.seed).derived("\(spec.id) \(resource.name) seed")
-                var generator = FixtureGenerator(
-                    seed: random.next(), definitions: spec.definitions, settings: spec.wire,
-                    optionalKeys: spec.optionalKeys)
+                var generator = source.generator(for: spec, purpose: "\(resource.name) seed")
                 for _ in pool.count..<wanted { pool.append(generator.value(for: resource.schema)) }
             }
             let perGroup = resource.parent == nil ? pool.count : 2
@@ -73,9 +70,7 @@ struct ResourceSeed {
             uniquingKeysWith: { first, _ in first })
         guard state.tables[parent.resource]?[key: ResourceRow.key(parent: grandparent, id: id)] == nil else { return }
         ensureParent(of: parentResource, group: grandparent, in: &state)
-        var random = SeededRandom(seed: source.seed).derived("\(spec.id) \(parentResource.name) recorded parent \(id)")
-        var generator = FixtureGenerator(
-            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        var generator = source.generator(for: spec, purpose: "\(parentResource.name) recorded parent \(id)")
         // Its identifier member is the recorded id (``ResourceItems/stored``).
         let body = generator.value(for: parentResource.schema)
         let items = ResourceItems(spec: spec, resource: parentResource, seed: source.seed, now: now())

@@ -70,7 +70,14 @@ package struct FixtureSource: Sendable {
 
     /// A generator for extra values (seeded per purpose, so output is stable).
     package func generator(for spec: APISpec, purpose: String) -> FixtureGenerator {
-        var random = SeededRandom(seed: seed).derived("\(spec.id) \(purpose)")
-        return FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        spec.generator(seed: seed, purpose: purpose)
+    }
+}
+
+extension APISpec {
+    /// A generator of this spec's values, seeded by `seed` and `purpose` (so output is stable per purpose).
+    package func generator(seed: UInt64, purpose: String) -> FixtureGenerator {
+        var random = SeededRandom(seed: seed).derived("\(id) \(purpose)")
+        return FixtureGenerator(seed: random.next(), definitions: definitions, settings: wire, optionalKeys: optionalKeys)
     }
 }
