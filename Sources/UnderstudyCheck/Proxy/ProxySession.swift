@@ -94,10 +94,9 @@ final class ProxySession: Sendable {
         }
         if let apiKey = request.headers["apikey"] { found.append((apiKey, "UNDERSTUDY_APIKEY")) }
         // The API keys the documents declare, in a header or the query (`x-chroma-token`, `api_key=`).
-        let query = FormURLEncoding.pairs(request.query ?? "")
+        let query = QueryItems(request.query ?? "")
         for case .apiKey(let name, let location) in apiKeySchemes {
-            let value =
-                location == .header ? request.headers[name] : location == .query ? query.first { $0.name == name }?.value : nil
+            let value = location == .header ? request.headers[name] : location == .query ? query[name] : nil
             if let value { found.append((value, "UNDERSTUDY_APIKEY")) }
         }
         found += Self.secrets(inBody: request.body, contentType: request.headers["Content-Type"])
