@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Paged-list throughput of the stateful mocks as their state grows: lists/s over loopback with the seed, then after
-# 10,101 creates (scripts/bench-writes.py, which also prints their rate), and their ratio. Each request asks another page and carries a unique
-# parameter, so the engine's answer cache never serves it: the handler filters, sorts and pages every time.
+# 10,101 creates (scripts/bench-writes.py, which also prints their rate), and their ratio. The pages asked are full
+# in both states (pages 1-3 of 5 rows: the seed's pages past those are empty, and an empty page costs less than a
+# full one whatever the list's size), then pages deep in the grown list (1,000-1,999 of 5). Each request carries a
+# unique parameter, so the engine's answer cache never serves it: the handler filters, orders and pages every time.
 # VideGreniers only: fitness's GET /activities is not paged (the whole list, as the guide documents), and 42 refuses
 # a query parameter that is not one of its filters, so its answers cannot be kept out of the cache.
 # Usage: scripts/bench-lists.sh [SECONDS]
@@ -17,37 +19,41 @@ mock_pid=
 trap '[ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; rm -rf "$work"' EXIT
 port=18430
 
-# lists/s of PATH (page and a unique parameter appended) over 16 connections.
+# lists/s of PATH (a page from FIRST to FIRST+COUNT-1 and a unique parameter appended) over 16 connections.
 lists() {
-    local path=$1 token=$2
+    local path=$1 token=$2 first=$3 count=$4
     cat > "$work/vary.lua" <<LUA
 counter = 0
 request = function()
   counter = counter + 1
-  return wrk.format(nil, "$path" .. "&page=" .. (counter % 50 + 1) .. "&nocache=" .. counter)
+  return wrk.format(nil, "$path" .. "&page=" .. (counter % $count + $first) .. "&nocache=" .. counter)
 end
 LUA
-    curl -sf -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path&page=2&nocache=0" \
+    local rows
+    rows=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path&page=$((first + count - 1))&nocache=0" \
+        | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]))') \
         || { echo "$path is not answered 2xx" >&2; exit 1; }
+    [ "$rows" -gt 0 ] || { echo "$path&page=$((first + count - 1)) is empty: the pages compared must be full" >&2; exit 1; }
     wrk -t2 -c16 -d"${seconds}s" -s "$work/vary.lua" -H "Authorization: Bearer $token" "http://127.0.0.1:$port" \
         | awk '/Requests\/sec/ { printf "%.0f", $2 }'
 }
 
-printf "%-13s %-28s %12s %14s %7s\n" api list "lists/s seed" "lists/s +$creates" ratio
+printf "%-13s %-28s %12s %14s %7s %14s\n" api list "lists/s seed" "lists/s +$creates" ratio "deep pages"
 while read -r api path; do
     "$bin/understudy" mock --api "$api" --port "$port" > "$work/mock.log" 2>&1 &
     mock_pid=$!
     for _ in $(seq 1 100); do grep -q '^Ready' "$work/mock.log" && break; sleep 0.1; done
     token=$(curl -sf -X POST "http://127.0.0.1:$port/__understudy/token" -H 'Content-Type: application/json' -d '{}' \
         | python3 -c 'import json, sys; body = json.load(sys.stdin); print(body.get("accessToken") or body["access_token"])')
-    before=$(lists "$path" "$token")
+    before=$(lists "$path" "$token" 1 3)
     python3 scripts/bench-writes.py "$api" "$port" "$creates" 100 50 > "$work/writes.txt"
-    after=$(lists "$path" "$token")
-    printf "%-13s %-28s %12s %14s %7.2f\n" "$api" "$path" "$before" "$after" "$(echo "$after / $before" | bc -l)"
+    after=$(lists "$path" "$token" 1 3)
+    deep=$(lists "$path" "$token" 1000 1000)
+    printf "%-13s %-28s %12s %14s %7.2f %14s\n" "$api" "$path" "$before" "$after" "$(echo "$after / $before" | bc -l)" "$deep"
     kill "$mock_pid"
     wait "$mock_pid" 2>/dev/null || true
     mock_pid=
 done <<'LISTS'
-videgreniers /api/events?pageSize=20
-videgreniers /api/user-activities?pageSize=20
+videgreniers /api/events?pageSize=5
+videgreniers /api/user-activities?pageSize=5
 LISTS

@@ -266,12 +266,7 @@ package struct ResourceInference {
 
     /// The shapes that begin with `prefix` (the collection's own and every one below it), in order.
     private func shapesStarting(with prefix: String) -> ArraySlice<String> {
-        var low = sortedShapes.startIndex
-        var high = sortedShapes.endIndex
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedShapes[middle] < prefix { low = middle + 1 } else { high = middle }
-        }
+        let low = sortedShapes.partitioningIndex { $0 >= prefix }
         var end = low
         while end < sortedShapes.endIndex, sortedShapes[end].hasPrefix(prefix) { end += 1 }
         return sortedShapes[low..<end]

@@ -1,3 +1,5 @@
+import UnderstudyCore
+
 /// A row of a ``StateTable``: a `Codable` value with a key unique in its table.
 package protocol StateRow: Codable, Sendable {
     associatedtype Key: Hashable & Sendable & CustomStringConvertible
@@ -12,7 +14,8 @@ package protocol StateRow: Codable, Sendable {
 /// row (``StateStore`` journals the rows a write touches, and persists only those).
 ///
 /// Optional groups index rows by derived strings (an e-mail, a user's id, a pair of ids) for the lookups a
-/// handler makes on every write, so no write scans the table.
+/// handler makes on every write, so no write scans the table; optional orders (``StateOrder``) keep the rows
+/// sorted as lists show them, so a list walks its page instead of sorting the table.
 ///
 /// ```swift
 /// var notes = StateTable<Note>(groups: { ["title:\($0.title)"] })
@@ -25,6 +28,9 @@ package struct StateTable<Row: StateRow>: Sendable {
     private var positions: [Row.Key: Int] = [:]
     private var members: [String: [Int]] = [:]
     private let groups: (@Sendable (Row) -> [String])?
+    private let orders: [StateOrder<Row>]
+    /// Per order, the positions of the living rows in that order.
+    private var ordered: [String: [Int]] = [:]
     /// Rows living in `slots`.
     package private(set) var count = 0
     private var nextOrdinal: Int64 = 0
@@ -41,14 +47,20 @@ package struct StateTable<Row: StateRow>: Sendable {
     }
 
     /// An empty table.
-    /// - Parameter groups: the groups a row belongs to (``positions(in:)`` finds them); none by default.
-    package init(groups: (@Sendable (Row) -> [String])? = nil) {
+    /// - Parameters:
+    ///   - groups: the groups a row belongs to (``positions(in:)`` finds them); none by default.
+    ///   - orders: the orders the table keeps its rows in (``positions(orderedBy:)``); none by default.
+    package init(groups: (@Sendable (Row) -> [String])? = nil, orders: [StateOrder<Row>] = []) {
         self.groups = groups
+        self.orders = orders
+        for order in orders { ordered[order.name] = [] }
     }
 
     /// A table of `rows`, in this order.
-    package init(_ rows: some Sequence<Row>, groups: (@Sendable (Row) -> [String])? = nil) {
-        self.init(groups: groups)
+    package init(
+        _ rows: some Sequence<Row>, groups: (@Sendable (Row) -> [String])? = nil, orders: [StateOrder<Row>] = []
+    ) {
+        self.init(groups: groups, orders: orders)
         for row in rows { append(row) }
     }
 
@@ -70,6 +82,22 @@ package struct StateTable<Row: StateRow>: Sendable {
 
     /// The rows of a group, in insertion order.
     package func rows(in group: String) -> [Row] { positions(in: group).map { self[$0] } }
+
+    /// The positions of the rows in one of the table's orders, first to last; `nil` for an order it does not keep.
+    package func positions(orderedBy order: String) -> [Int]? { ordered[order] }
+
+    /// The positions, in an order, of the rows from the first that is not `before` the range to the first that is
+    /// `after` it: both predicates are false then true along the order (`userId < caller`, `userId > caller`), so
+    /// the range is found in O(log n).
+    package func positions(
+        orderedBy order: String, from before: (Row) -> Bool, to after: (Row) -> Bool
+    ) -> ArraySlice<Int>? {
+        guard let list = ordered[order] else { return nil }
+        let lower = list.partitioningIndex { !before(self[$0]) }
+        let upper = list[lower...].partitioningIndex { after(self[$0]) }
+        return list[lower..<upper]
+    }
+
 
     /// Adds a row at the end; a row with the same key is replaced in place.
     package mutating func append(_ row: Row) {
@@ -123,19 +151,26 @@ package struct StateTable<Row: StateRow>: Sendable {
         positions[slot.row.key] = position
         count += 1
         for group in groups?(slot.row) ?? [] { join(group, position) }
+        for order in orders {
+            let list = ordered[order.name]!
+            let index = list.partitioningIndex { !precedes($0, position, in: order) }
+            ordered[order.name]!.insert(position, at: index)
+        }
+    }
+
+    /// Whether the row at one position comes before the row at another in an order; rows the order does not tell
+    /// apart keep their positions' order.
+    private func precedes(_ lhs: Int, _ rhs: Int, in order: StateOrder<Row>) -> Bool {
+        let (left, right) = (slots[lhs]!.row, slots[rhs]!.row)
+        if order.precedes(left, right) { return true }
+        return !order.precedes(right, left) && lhs < rhs
     }
 
     /// Adds a position to a group, keeping the group in position order (appends are the common case).
     private mutating func join(_ group: String, _ position: Int) {
         var list = members.removeValue(forKey: group) ?? []
         if let last = list.last, last > position {
-            var low = 0
-            var high = list.count
-            while low < high {
-                let middle = (low + high) / 2
-                if list[middle] < position { low = middle + 1 } else { high = middle }
-            }
-            list.insert(position, at: low)
+            list.insert(position, at: list.partitioningIndex { $0 > position })
         } else {
             list.append(position)
         }
@@ -144,6 +179,16 @@ package struct StateTable<Row: StateRow>: Sendable {
 
     private mutating func clear(_ position: Int) {
         guard let slot = slots[position] else { return }
+        for order in orders {
+            let list = ordered[order.name]!
+            let index = list.partitioningIndex { !precedes($0, position, in: order) }
+            if index < list.count, list[index] == position {
+                ordered[order.name]!.remove(at: index)
+            } else if let index = list.firstIndex(of: position) {
+                // A row changed in place under an order (which ``subscript(_:)`` prevents): found all the same.
+                ordered[order.name]!.remove(at: index)
+            }
+        }
         slots[position] = nil
         positions[slot.row.key] = nil
         count -= 1
@@ -206,7 +251,7 @@ extension StateTable: StatePart {
 
     mutating func load(_ records: [(key: String, ordinal: Int64, row: Row)]) {
         let next = Swift.max(nextOrdinal, (records.last?.ordinal ?? -1) + 1)
-        self = StateTable(groups: groups)
+        self = StateTable(groups: groups, orders: orders)
         for record in records { insert(Slot(row: record.row, ordinal: record.ordinal), at: slots.count) }
         nextOrdinal = next
     }
@@ -240,7 +285,7 @@ extension StateTable: BidirectionalCollection {
                 remember(newValue.key)
                 clear(position)
                 insert(Slot(row: newValue, ordinal: slot.ordinal), at: position)
-            } else if let groups, groups(slot.row) != groups(newValue) {
+            } else if !orders.isEmpty || groups.map({ $0(slot.row) != $0(newValue) }) == true {
                 clear(position)
                 insert(Slot(row: newValue, ordinal: slot.ordinal), at: position)
             } else {
@@ -259,5 +304,18 @@ extension StateTable: Codable {
 
     package init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode([Row].self))
+    }
+}
+
+/// A sort order a ``StateTable`` keeps its rows in, maintained on every write.
+package struct StateOrder<Row: StateRow>: Sendable {
+    /// The name ``StateTable/positions(orderedBy:)`` finds it by.
+    package let name: String
+    /// Whether a row comes before another (rows it does not tell apart keep their insertion order).
+    package let precedes: @Sendable (Row, Row) -> Bool
+
+    package init(_ name: String, by precedes: @escaping @Sendable (Row, Row) -> Bool) {
+        self.name = name
+        self.precedes = precedes
     }
 }

@@ -13,7 +13,9 @@ struct StateStoreTests {
 
     struct Items: StoredState {
         static let owners: @Sendable (Item) -> [String] = { ["owner \($0.owner)"] }
-        var items = StateTable<Item>(groups: owners)
+        /// By owner, then the highest id first.
+        static let byOwner = StateOrder<Item>("owner") { ($0.owner, $1.id) < ($1.owner, $0.id) }
+        var items = StateTable<Item>(groups: owners, orders: [byOwner])
         var issued = StateValue(0)
 
         mutating func visit(_ visitor: inout StateVisitor) {
@@ -31,7 +33,8 @@ struct StateStoreTests {
     struct Refused: Error {}
 
     static let seed = Items(
-        items: StateTable((1...3).map { Item(id: $0, owner: $0 == 2 ? "bo" : "al") }, groups: Items.owners))
+        items: StateTable(
+            (1...3).map { Item(id: $0, owner: $0 == 2 ? "bo" : "al") }, groups: Items.owners, orders: [Items.byOwner]))
 
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("state-store-\(UUID())")
@@ -40,6 +43,14 @@ struct StateStoreTests {
     }
 
     static func snapshot(_ store: StateStore<Items>) -> [Item] { store.read { Array($0.items) } }
+
+    /// The rows in the table's kept order.
+    static func ordered(_ store: StateStore<Items>) -> [Item] {
+        store.read { state in state.items.positions(orderedBy: "owner")!.map { state.items[$0] } }
+    }
+
+    /// What the kept order must be: the rows sorted.
+    static func sorted(_ items: [Item]) -> [Item] { items.sorted(by: Items.byOwner.precedes) }
 
     @Test func aWriteThatThrowsChangesNothingInMemoryOrOnDisk() async throws {
         let folder = try Self.folder()
@@ -64,6 +75,7 @@ struct StateStoreTests {
                 }
             }
             #expect(Self.snapshot(store) == before)
+            #expect(Self.ordered(store) == Self.sorted(before))
             #expect(store.read { $0.items.rows(in: "owner bo").map(\.id) } == [2, 4])
             #expect(store.read { $0.items.positions(in: "owner cy") } == [])
             #expect(store.read { $0.issued.value } == 4)
@@ -71,6 +83,7 @@ struct StateStoreTests {
         let reopened = try await StateStore(seed: Self.seed, file: file)
         #expect(
             Self.snapshot(reopened) == [Item(id: 2, owner: "bo"), Item(id: 3, owner: "al"), Item(id: 4, owner: "bo")])
+        #expect(Self.ordered(reopened).map(\.id) == [3, 4, 2])
         #expect(reopened.read { $0.issued.value } == 4)
     }
 
@@ -88,10 +101,50 @@ struct StateStoreTests {
             expected = (0..<1_000).filter { $0 % 2 == 1 }.map { Item(id: $0, owner: $0 % 3 == 0 ? "al" : "bo") }
             #expect(Self.snapshot(store) == expected)
             #expect(store.read { $0.items.rows(in: "owner al") } == expected.filter { $0.owner == "al" })
+            #expect(Self.ordered(store) == Self.sorted(expected))
         }
         let reopened = try await StateStore(seed: Items(), file: file)
         #expect(Self.snapshot(reopened) == expected)
+        #expect(Self.ordered(reopened) == Self.sorted(expected))
         #expect(reopened.read { $0.items.reversed().first } == expected.last)
+    }
+
+    /// An order follows appends, changes that move a row, changes of key and removals, and finds a range by
+    /// binary search.
+    @Test func aKeptOrderFollowsEveryWriteAndFindsARange() {
+        var random = SeededRandom(seed: 11)
+        var table = StateTable<Item>(orders: [Items.byOwner])
+        var rows: [Int: Item] = [:]
+        let owners = ["al", "bo", "cy", "di"]
+        for step in 0..<1_000 {
+            let id = random.int(in: 0...300)
+            switch step % 4 {
+            case 0, 1:
+                let item = Item(id: id, owner: owners[random.int(in: 0...3)])
+                table.append(item)
+                rows[id] = item
+            case 2:
+                table.remove(key: id)
+                rows[id] = nil
+            default:
+                guard let position = table.position(of: id) else { continue }
+                // Another owner moves the row; now and then another id changes its key too.
+                let newID = rows[id + 1000] == nil && random.int(in: 0...1) == 0 ? id + 1000 : id
+                let moved = Item(id: newID, owner: owners[random.int(in: 0...3)])
+                table[position] = moved
+                rows[id] = nil
+                rows[moved.id] = moved
+            }
+            let kept = table.positions(orderedBy: "owner")!.map { table[$0] }
+            guard kept == Self.sorted(Array(rows.values)) else {
+                Issue.record("the kept order differs from the sorted rows after step \(step)")
+                return
+            }
+        }
+        let cy = table.positions(orderedBy: "owner", from: { $0.owner < "cy" }, to: { $0.owner > "cy" })!
+        #expect(cy.map { table[$0] } == Self.sorted(rows.values.filter { $0.owner == "cy" }))
+        #expect(!cy.isEmpty)
+        #expect(table.positions(orderedBy: "id") == nil)
     }
 
     @Test func aSecondStoreOnALockedFileIsRefused() async throws {

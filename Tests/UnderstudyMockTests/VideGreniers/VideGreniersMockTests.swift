@@ -565,6 +565,61 @@ struct VideGreniersMockTests {
         #expect(VideGreniersHarness.errors(late.json) == ["status: a cancelled event cannot be updated"])
     }
 
+    /// The lists walk orders the state keeps as events are written; pages cut from them are what sorting every
+    /// visible event gives: by key, then by id in both directions, an organiser's drafts only to them, a published
+    /// draft moved into everyone's list, an edited event moved to its new place.
+    @Test func keptOrdersPageEventsAsASortWould() async throws {
+        let mock = try await VideGreniersHarness.make()
+        let demo = try await mock.token()
+        func total(_ token: String?) async -> Int? {
+            await mock.send("GET", "/api/events?pageSize=1", token: token).json?["pagination"]?["totalCount"]?.numberValue?.intValue
+        }
+        let seeded = (anonymous: try #require(await total(nil)), demo: try #require(await total(demo)))
+        var created: [String] = []
+        for index in 0..<14 {
+            // Three starts and four titles: ties decide most places.
+            created.append(try await mock.createEvent(token: demo, title: "Brocante \(index % 4)", days: Double(2 + index % 3)))
+        }
+        for id in created.prefix(5) {
+            #expect(await mock.send("POST", "/api/events/\(id)/publish", token: demo).status == 200)
+        }
+        let moved = await mock.send(
+            "PUT", "/api/events/\(created[6])",
+            json: .object(mock.eventCommand(title: "Brocante 0", days: 9).merging(["id": .string(created[6])]) { $1 }),
+            token: demo)
+        #expect(moved.status == 200)
+
+        func key(_ event: JSONValue, _ field: String) -> String {
+            field == "Title"
+                ? (event["title"]?.stringValue ?? "").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                : event["startDate"]?.stringValue ?? ""
+        }
+        for token in [nil, demo] {
+            let everyone = await mock.send("GET", "/api/events?pageSize=100&sortBy=FavoriteCount", token: token)
+            let events = try #require(everyone.json?["data"]?.arrayValue)
+            let expected = token == nil ? seeded.anonymous + 5 : seeded.demo + 14
+            #expect(events.count == expected)
+            for field in ["StartDate", "Title"] {
+                for descending in [false, true] {
+                    let sorted = events.sorted { lhs, rhs in
+                        let (left, right) = (key(lhs, field), key(rhs, field))
+                        if left == right { return lhs["id"]!.stringValue! < rhs["id"]!.stringValue! }
+                        return descending ? left > right : left < right
+                    }
+                    var pages: [JSONValue] = []
+                    for page in 1...5 {
+                        let reply = await mock.send(
+                            "GET", "/api/events?pageSize=7&page=\(page)&sortBy=\(field)&sortDescending=\(descending)",
+                            token: token)
+                        #expect(reply.json?["pagination"]?["totalCount"] == .integer(events.count))
+                        pages += reply.json?["data"]?.arrayValue ?? []
+                    }
+                    #expect(pages.map { $0["id"] } == sorted.map { $0["id"] }, "\(field) descending \(descending)")
+                }
+            }
+        }
+    }
+
     @Test func eventListsFilterSortPageAndComputeDistances() async throws {
         let mock = try await VideGreniersHarness.make()
         let demo = try await mock.token()

@@ -158,18 +158,20 @@ extension VideGreniersMock {
         let from = try Self.queryDate(request, "startDate")
         let until = try Self.queryDate(request, "endDate")
         let shown = store.read { state in
-            let activities = state.activities
-                .filter { activity in
-                    activity.userId == caller && (type == nil || activity.activityType.rawValue == type)
-                        && (from == nil || activity.createdOnUtc >= from!)
-                        && (until == nil || activity.createdOnUtc <= until!)
+            // The caller's activities, newest first, kept so by the state.
+            let mine = state.activities.positions(
+                orderedBy: State.activitiesByUser.name, from: { $0.userId < caller }, to: { $0.userId > caller })!
+            let shown: VideGreniersAnswers.Page<Activity>
+            if type == nil && from == nil && until == nil {
+                shown = VideGreniersAnswers.Page(mine, number: page, size: pageSize).map { state.activities[$0] }
+            } else {
+                let activities = mine.map { state.activities[$0] }.filter { activity in
+                    (type == nil || activity.activityType.rawValue == type)
+                        && (from == nil || activity.createdOnUtc >= from!) && (until == nil || activity.createdOnUtc <= until!)
                 }
-                .sorted {
-                    $0.createdOnUtc != $1.createdOnUtc
-                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id < $1.id
-                }
-            return VideGreniersAnswers.Page(activities, number: page, size: pageSize)
-                .map { VideGreniersAnswers.activity($0, in: state) }
+                shown = .init(activities, number: page, size: pageSize)
+            }
+            return shown.map { VideGreniersAnswers.activity($0, in: state) }
         }
         return try VideGreniersAnswers.page(shown, now: now)
     }

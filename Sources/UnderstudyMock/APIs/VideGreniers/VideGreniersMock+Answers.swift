@@ -48,13 +48,23 @@ enum VideGreniersAnswers {
         let size: Int
         let totalCount: Int
 
-        init(_ all: [Row], number: Int, size: Int) {
+        init(_ all: some RandomAccessCollection<Row>, number: Int, size: Int) {
             totalCount = all.count
-            let totalPages = (totalCount + size - 1) / size
-            // Checking first keeps `(number - 1) * size` from overflowing.
-            let start = number > totalPages ? totalCount : (number - 1) * size
-            rows = Array(all[start..<min(start + size, totalCount)])
+            rows = Array(all.dropFirst(Self.start(number: number, size: size, total: totalCount)).prefix(size))
             (self.number, self.size) = (number, size)
+        }
+
+        /// The page of `total` rows given in order, read only up to the page's end.
+        init(_ all: some Sequence<Row>, total: Int, number: Int, size: Int) {
+            totalCount = total
+            rows = Array(all.dropFirst(Self.start(number: number, size: size, total: total)).prefix(size))
+            (self.number, self.size) = (number, size)
+        }
+
+        /// How many rows come before page `number`.
+        private static func start(number: Int, size: Int, total: Int) -> Int {
+            // Checking first keeps `(number - 1) * size` from overflowing.
+            number > (total + size - 1) / size ? total : (number - 1) * size
         }
 
         func map<Answer>(_ transform: (Row) throws -> Answer) rethrows -> Page<Answer> {

@@ -25,6 +25,8 @@ extension VideGreniersMock {
         let city = query["city"].map(Self.folded).flatMap { $0.isEmpty ? nil : $0 }
         let hasEntryFee = query["hasEntryFee"].map { $0 == "true" }
 
+        let filtered = [search, city].contains { $0 != nil } || [from, until].contains { $0 != nil }
+            || categoryId != nil || eventType != nil || hasEntryFee != nil
         let (shown, amounts) = store.read { state in
             func matches(_ event: Event) -> Bool {
                 guard state.isVisible(event, to: caller) else { return false }
@@ -41,18 +43,41 @@ extension VideGreniersMock {
                 if let hasEntryFee, Self.hasFee(event) != hasEntryFee { return false }
                 return true
             }
-            // Each event's sort key is taken once: the sort moves small keys, not whole events (measured: sorting
-            // 3,000 events moved and copied them for most of a list's time).
-            var found: [(key: SortKey, id: UUID, position: Int)] = []
-            for position in state.events.indices {
-                let event = state.events[position]
-                if matches(event) { found.append((Self.sortKey(event, by: sortField, in: state), event.id, position)) }
+            let shown: VideGreniersAnswers.Page<Event>
+            if let order = state.events.positions(orderedBy: sortField) {
+                // The state keeps this order: the list walks it, and without a filter stops at the page's end.
+                let walk = descending ? Self.reversedKeepingTies(order, in: state, by: sortField) : AnySequence(order)
+                if filtered {
+                    shown = .init(walk.map { state.events[$0] }.filter(matches), number: page, size: pageSize)
+                } else {
+                    // Positions are skipped up to the page, and only its events read; when the caller sees every
+                    // event, none is read to skip it.
+                    let total = state.visibleEventCount(to: caller)
+                    let positions: VideGreniersAnswers.Page<Int> =
+                        switch (total == state.events.count, descending) {
+                        case (true, false): .init(order, number: page, size: pageSize)
+                        case (true, true): .init(walk, total: total, number: page, size: pageSize)
+                        case (false, _):
+                            .init(
+                                walk.lazy.filter { state.isVisible(state.events[$0], to: caller) }, total: total,
+                                number: page, size: pageSize)
+                        }
+                    shown = positions.map { state.events[$0] }
+                }
+            } else {
+                // Each event's sort key is taken once: the sort moves small keys, not whole events (measured:
+                // sorting 3,000 events moved and copied them for most of a list's time).
+                var found: [(key: SortKey, id: UUID, position: Int)] = []
+                for position in state.events.indices {
+                    let event = state.events[position]
+                    if matches(event) { found.append((Self.sortKey(event, by: sortField, in: state), event.id, position)) }
+                }
+                found.sort { lhs, rhs in
+                    if lhs.key == rhs.key { return lhs.id < rhs.id }
+                    return descending ? lhs.key > rhs.key : lhs.key < rhs.key
+                }
+                shown = VideGreniersAnswers.Page(found, number: page, size: pageSize).map { state.events[$0.position] }
             }
-            found.sort { lhs, rhs in
-                if lhs.key == rhs.key { return lhs.id < rhs.id }
-                return descending ? lhs.key > rhs.key : lhs.key < rhs.key
-            }
-            let shown = VideGreniersAnswers.Page(found, number: page, size: pageSize).map { state.events[$0.position] }
             return (
                 shown.map { VideGreniersAnswers.event($0, in: state, caller: caller) },
                 VideGreniersAnswers.amounts(of: shown.rows)
@@ -241,15 +266,48 @@ extension VideGreniersMock {
     }
 
     static func sortKey(_ event: Event, by field: String, in state: State) -> SortKey {
+        ownSortKey(event, by: field) ?? .number(Double(state.favoriteCount(of: event.id)))
+    }
+
+    /// The sort key an event carries itself; `nil` for `FavoriteCount`, which the favorites make.
+    static func ownSortKey(_ event: Event, by field: String) -> SortKey? {
         switch field {
         case "EndDate": .number(event.endDate)
         case "Title": .text(folded(event.title))
         case "City": .text(folded(event.city))
         case "CreatedOnUtc": .number(event.createdOnUtc)
         case "EntryFeeAmount": .amount(event.entryFeeAmount.flatMap { Decimal(string: $0) } ?? 0)
-        case "FavoriteCount": .number(Double(state.favoriteCount(of: event.id)))
+        case favoriteCountField: nil
         default: .number(event.startDate)
         }
+    }
+
+    /// The `sortBy` field whose key the favorites make, not the event: kept in no order.
+    static let favoriteCountField = "FavoriteCount"
+
+    /// The orders the state keeps the events in, one per `sortBy` field an event's own members decide: by the
+    /// field's key, then by id.
+    static let eventOrders: [StateOrder<Event>] = sortFields.filter { $0 != favoriteCountField }.map { field in
+        StateOrder(field) { lhs, rhs in
+            let (left, right) = (ownSortKey(lhs, by: field)!, ownSortKey(rhs, by: field)!)
+            return left == right ? lhs.id < rhs.id : left < right
+        }
+    }
+
+    /// An order's positions from the last key to the first, the events of one key still by id (as a descending
+    /// sort by key, then by id, lists them); each run of one key is found by a binary search.
+    static func reversedKeepingTies(_ order: [Int], in state: State, by field: String) -> AnySequence<Int> {
+        AnySequence(
+            sequence(state: (start: order.count, next: order.count, end: order.count)) { run -> Int? in
+                if run.next == run.end {
+                    guard run.start > 0 else { return nil }
+                    let key = ownSortKey(state.events[order[run.start - 1]], by: field)
+                    let first = order[..<run.start].partitioningIndex { ownSortKey(state.events[$0], by: field) == key }
+                    (run.end, run.start, run.next) = (run.start, first, first)
+                }
+                defer { run.next += 1 }
+                return order[run.next]
+            })
     }
 
     /// The great-circle distance in kilometres (haversine, mean Earth radius).

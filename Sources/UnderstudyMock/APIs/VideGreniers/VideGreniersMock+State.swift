@@ -11,12 +11,14 @@ extension VideGreniersMock {
     struct State: StoredState {
         var users = StateTable<User>(groups: { [State.emailGroup($0.email)] })
         var categories = StateTable<Category>()
-        var events = StateTable<Event>()
+        /// Drafts are grouped (``visibleEventCount(to:)``); the events are kept in each `sortBy` order but
+        /// `FavoriteCount`, which other rows change.
+        var events = StateTable<Event>(groups: { State.draftGroups($0) }, orders: VideGreniersMock.eventOrders)
         var favorites = StateTable<Favorite>(groups: {
             [State.favoriteGroup(event: $0.eventId), State.favoriteGroup(event: $0.eventId, user: $0.userId)]
         })
         var notifications = StateTable<Notification>()
-        var activities = StateTable<Activity>()
+        var activities = StateTable<Activity>(orders: [State.activitiesByUser])
         var refreshTokens = StateTable<RefreshToken>()
         /// Access tokens refused before they expire (logout, deleted accounts), by `jti`.
         var revokedAccessTokens = StateTable<RevokedToken>()
@@ -31,10 +33,10 @@ extension VideGreniersMock {
         ) {
             for user in users { self.users.append(user) }
             self.categories = StateTable(categories)
-            self.events = StateTable(events)
+            for event in events { self.events.append(event) }
             for favorite in favorites { self.favorites.append(favorite) }
             self.notifications = StateTable(notifications)
-            self.activities = StateTable(activities)
+            for activity in activities { self.activities.append(activity) }
             issuedIDs = StateValue(0)
             self.seed = seed
         }
@@ -61,6 +63,25 @@ extension VideGreniersMock {
         mutating func nextID() -> UUID {
             issuedIDs.value += 1
             return VideGreniersMock.derivedID(seed: seed, salt: "id \(issuedIDs.value)")
+        }
+
+        /// A draft belongs to the drafts and to its organiser's drafts.
+        static func draftGroups(_ event: Event) -> [String] {
+            event.status == .draft ? ["draft", "draft \(event.organizerId?.uuidString ?? "")"] : []
+        }
+
+        /// How many events `caller` may see (``isVisible(_:to:)``), counted from the groups.
+        func visibleEventCount(to caller: UUID?) -> Int {
+            let mine = caller.map { events.positions(in: "draft \($0.uuidString)").count } ?? 0
+            return events.count - events.positions(in: "draft").count + mine
+        }
+
+        /// Each user's activities together, newest first (then by id), as ``VideGreniersMock/userActivities(_:now:)``
+        /// lists them.
+        static let activitiesByUser = StateOrder<Activity>("user") { lhs, rhs in
+            if lhs.userId != rhs.userId { return lhs.userId < rhs.userId }
+            if lhs.createdOnUtc != rhs.createdOnUtc { return lhs.createdOnUtc > rhs.createdOnUtc }
+            return lhs.id < rhs.id
         }
 
         func user(_ id: UUID) -> User? { users[key: id] }
