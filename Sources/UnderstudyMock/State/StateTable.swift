@@ -28,9 +28,8 @@ package struct StateTable<Row: StateRow>: Sendable {
     private var positions: [Row.Key: Int] = [:]
     private var members: [String: [Int]] = [:]
     private let groups: (@Sendable (Row) -> [String])?
-    private let orders: [StateOrder<Row>]
-    /// Per order, the positions of the living rows in that order.
-    private var ordered: [String: [Int]] = [:]
+    /// The orders kept, each with its rows' keys and positions.
+    private var orders: [OrderedPositions<Row>]
     /// Rows living in `slots`.
     package private(set) var count = 0
     private var nextOrdinal: Int64 = 0
@@ -52,8 +51,7 @@ package struct StateTable<Row: StateRow>: Sendable {
     ///   - orders: the orders the table keeps its rows in (``positions(orderedBy:)``); none by default.
     package init(groups: (@Sendable (Row) -> [String])? = nil, orders: [StateOrder<Row>] = []) {
         self.groups = groups
-        self.orders = orders
-        for order in orders { ordered[order.name] = [] }
+        self.orders = orders.map(OrderedPositions.init)
     }
 
     /// A table of `rows`, in this order.
@@ -84,20 +82,7 @@ package struct StateTable<Row: StateRow>: Sendable {
     package func rows(in group: String) -> [Row] { positions(in: group).map { self[$0] } }
 
     /// The positions of the rows in one of the table's orders, first to last; `nil` for an order it does not keep.
-    package func positions(orderedBy order: String) -> [Int]? { ordered[order] }
-
-    /// The positions, in an order, of the rows from the first that is not `before` the range to the first that is
-    /// `after` it: both predicates are false then true along the order (`userId < caller`, `userId > caller`), so
-    /// the range is found in O(log n).
-    package func positions(
-        orderedBy order: String, from before: (Row) -> Bool, to after: (Row) -> Bool
-    ) -> ArraySlice<Int>? {
-        guard let list = ordered[order] else { return nil }
-        let lower = list.partitioningIndex { !before(self[$0]) }
-        let upper = list[lower...].partitioningIndex { after(self[$0]) }
-        return list[lower..<upper]
-    }
-
+    package func positions(orderedBy name: String) -> OrderedPositions<Row>? { orders.first { $0.order.name == name } }
 
     /// Adds a row at the end; a row with the same key is replaced in place.
     package mutating func append(_ row: Row) {
@@ -151,19 +136,11 @@ package struct StateTable<Row: StateRow>: Sendable {
         positions[slot.row.key] = position
         count += 1
         for group in groups?(slot.row) ?? [] { join(group, position) }
-        for order in orders {
-            let list = ordered[order.name]!
-            let index = list.partitioningIndex { !precedes($0, position, in: order) }
-            ordered[order.name]!.insert(position, at: index)
+        for index in orders.indices {
+            let key = orders[index].order.key(slot.row)
+            let place = orders[index].place(of: slot.row, key: key, at: position) { slots[$0]!.row }
+            orders[index].insert(key, position, at: place)
         }
-    }
-
-    /// Whether the row at one position comes before the row at another in an order; rows the order does not tell
-    /// apart keep their positions' order.
-    private func precedes(_ lhs: Int, _ rhs: Int, in order: StateOrder<Row>) -> Bool {
-        let (left, right) = (slots[lhs]!.row, slots[rhs]!.row)
-        if order.precedes(left, right) { return true }
-        return !order.precedes(right, left) && lhs < rhs
     }
 
     /// Adds a position to a group, keeping the group in position order (appends are the common case).
@@ -179,15 +156,11 @@ package struct StateTable<Row: StateRow>: Sendable {
 
     private mutating func clear(_ position: Int) {
         guard let slot = slots[position] else { return }
-        for order in orders {
-            let list = ordered[order.name]!
-            let index = list.partitioningIndex { !precedes($0, position, in: order) }
-            if index < list.count, list[index] == position {
-                ordered[order.name]!.remove(at: index)
-            } else if let index = list.firstIndex(of: position) {
-                // A row changed in place under an order (which ``subscript(_:)`` prevents): found all the same.
-                ordered[order.name]!.remove(at: index)
+        for index in orders.indices {
+            let place = orders[index].place(of: slot.row, key: orders[index].order.key(slot.row), at: position) {
+                slots[$0]!.row
             }
+            orders[index].remove(position, near: place)
         }
         slots[position] = nil
         positions[slot.row.key] = nil
@@ -251,7 +224,7 @@ extension StateTable: StatePart {
 
     mutating func load(_ records: [(key: String, ordinal: Int64, row: Row)]) {
         let next = Swift.max(nextOrdinal, (records.last?.ordinal ?? -1) + 1)
-        self = StateTable(groups: groups, orders: orders)
+        self = StateTable(groups: groups, orders: orders.map(\.order))
         for record in records { insert(Slot(row: record.row, ordinal: record.ordinal), at: slots.count) }
         nextOrdinal = next
     }
@@ -304,18 +277,5 @@ extension StateTable: Codable {
 
     package init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode([Row].self))
-    }
-}
-
-/// A sort order a ``StateTable`` keeps its rows in, maintained on every write.
-package struct StateOrder<Row: StateRow>: Sendable {
-    /// The name ``StateTable/positions(orderedBy:)`` finds it by.
-    package let name: String
-    /// Whether a row comes before another (rows it does not tell apart keep their insertion order).
-    package let precedes: @Sendable (Row, Row) -> Bool
-
-    package init(_ name: String, by precedes: @escaping @Sendable (Row, Row) -> Bool) {
-        self.name = name
-        self.precedes = precedes
     }
 }

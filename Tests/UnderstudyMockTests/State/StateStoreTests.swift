@@ -14,7 +14,7 @@ struct StateStoreTests {
     struct Items: StoredState {
         static let owners: @Sendable (Item) -> [String] = { ["owner \($0.owner)"] }
         /// By owner, then the highest id first.
-        static let byOwner = StateOrder<Item>("owner") { ($0.owner, $1.id) < ($1.owner, $0.id) }
+        static let byOwner = StateOrder<Item>("owner", key: { .text($0.owner) }, tiebreak: { $0.id > $1.id })
         var items = StateTable<Item>(groups: owners, orders: [byOwner])
         var issued = StateValue(0)
 
@@ -50,7 +50,9 @@ struct StateStoreTests {
     }
 
     /// What the kept order must be: the rows sorted.
-    static func sorted(_ items: [Item]) -> [Item] { items.sorted(by: Items.byOwner.precedes) }
+    static func sorted(_ items: [Item], descending: Bool = false) -> [Item] {
+        items.sorted { lhs, rhs in lhs.owner == rhs.owner ? lhs.id > rhs.id : (lhs.owner < rhs.owner) != descending }
+    }
 
     @Test func aWriteThatThrowsChangesNothingInMemoryOrOnDisk() async throws {
         let folder = try Self.folder()
@@ -109,11 +111,13 @@ struct StateStoreTests {
         #expect(reopened.read { $0.items.reversed().first } == expected.last)
     }
 
-    /// An order follows appends, changes that move a row, changes of key and removals, and finds a range by
-    /// binary search.
-    @Test func aKeptOrderFollowsEveryWriteAndFindsARange() {
+    /// An order follows appends, changes that move a row, changes of key and removals, finds a key's rows by
+    /// binary search, and walks backwards key by key.
+    @Test func aKeptOrderFollowsEveryWriteAndFindsARange() throws {
         var random = SeededRandom(seed: 11)
-        var table = StateTable<Item>(orders: [Items.byOwner])
+        // Chunks of 4 to 8 positions: the rows split and merge chunks all along.
+        let order = StateOrder<Item>("owner", key: { .text($0.owner) }, chunkSize: 4, tiebreak: { $0.id > $1.id })
+        var table = StateTable<Item>(orders: [order])
         var rows: [Int: Item] = [:]
         let owners = ["al", "bo", "cy", "di"]
         for step in 0..<1_000 {
@@ -136,14 +140,26 @@ struct StateStoreTests {
                 rows[moved.id] = moved
             }
             let kept = table.positions(orderedBy: "owner")!.map { table[$0] }
-            guard kept == Self.sorted(Array(rows.values)) else {
+            let keptDescending = table.positions(orderedBy: "owner")!.byDescendingKey().map { table[$0] }
+            guard kept == Self.sorted(Array(rows.values)),
+                keptDescending == Self.sorted(Array(rows.values), descending: true)
+            else {
                 Issue.record("the kept order differs from the sorted rows after step \(step)")
                 return
             }
         }
-        let cy = table.positions(orderedBy: "owner", from: { $0.owner < "cy" }, to: { $0.owner > "cy" })!
+        let kept = try #require(table.positions(orderedBy: "owner"))
+        let cy = kept[kept.range(of: .text("cy"))]
         #expect(cy.map { table[$0] } == Self.sorted(rows.values.filter { $0.owner == "cy" }))
         #expect(!cy.isEmpty)
+        #expect(kept[kept.range(of: .text("ab"))].isEmpty)
+        // Pages are reached by skipping chunks, from either end.
+        #expect(Array(kept.dropFirst(37).prefix(9)) == Array(Array(kept)[37..<46]))
+        #expect(Array(kept.reversed().prefix(5)) == Array(Array(kept).reversed().prefix(5)))
+        #expect(kept.count == rows.count)
+        // Descending: owners from the last to the first, each owner's rows still by the tiebreak.
+        let descending = kept.byDescendingKey().map { table[$0] }
+        #expect(descending == Self.sorted(Array(rows.values), descending: true))
         #expect(table.positions(orderedBy: "id") == nil)
     }
 

@@ -159,8 +159,8 @@ extension VideGreniersMock {
         let until = try Self.queryDate(request, "endDate")
         let shown = store.read { state in
             // The caller's activities, newest first, kept so by the state.
-            let mine = state.activities.positions(
-                orderedBy: State.activitiesByUser.name, from: { $0.userId < caller }, to: { $0.userId > caller })!
+            let order = state.activities.positions(orderedBy: State.activitiesByUser.name)!
+            let mine = order[order.range(of: .text(caller.uuidString))]
             let shown: VideGreniersAnswers.Page<Activity>
             if type == nil && from == nil && until == nil {
                 shown = VideGreniersAnswers.Page(mine, number: page, size: pageSize).map { state.activities[$0] }

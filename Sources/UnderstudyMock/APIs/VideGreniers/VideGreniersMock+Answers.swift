@@ -48,7 +48,8 @@ enum VideGreniersAnswers {
         let size: Int
         let totalCount: Int
 
-        init(_ all: some RandomAccessCollection<Row>, number: Int, size: Int) {
+        /// The page of the rows of a collection, reached by its indices (an order's skips whole chunks).
+        init(_ all: some Collection<Row>, number: Int, size: Int) {
             totalCount = all.count
             rows = Array(all.dropFirst(Self.start(number: number, size: size, total: totalCount)).prefix(size))
             (self.number, self.size) = (number, size)

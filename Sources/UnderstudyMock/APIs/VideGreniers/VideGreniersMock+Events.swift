@@ -45,8 +45,8 @@ extension VideGreniersMock {
             }
             let shown: VideGreniersAnswers.Page<Event>
             if let order = state.events.positions(orderedBy: sortField) {
-                // The state keeps this order: the list walks it, and without a filter stops at the page's end.
-                let walk = descending ? Self.reversedKeepingTies(order, in: state, by: sortField) : AnySequence(order)
+                // The state keeps this order: the list walks it, and without a filter reads only the page's rows.
+                let walk = descending ? AnySequence(order.byDescendingKey()) : AnySequence(order)
                 if filtered {
                     shown = .init(walk.map { state.events[$0] }.filter(matches), number: page, size: pageSize)
                 } else {
@@ -67,7 +67,7 @@ extension VideGreniersMock {
             } else {
                 // Each event's sort key is taken once: the sort moves small keys, not whole events (measured:
                 // sorting 3,000 events moved and copied them for most of a list's time).
-                var found: [(key: SortKey, id: UUID, position: Int)] = []
+                var found: [(key: StateOrderKey, id: UUID, position: Int)] = []
                 for position in state.events.indices {
                     let event = state.events[position]
                     if matches(event) { found.append((Self.sortKey(event, by: sortField, in: state), event.id, position)) }
@@ -258,19 +258,12 @@ extension VideGreniersMock {
             .trimmingCharacters(in: .whitespaces)
     }
 
-    /// What a list is sorted by: a date, a folded text, an amount or a count.
-    enum SortKey: Comparable {
-        case number(Double)
-        case text(String)
-        case amount(Decimal)
-    }
-
-    static func sortKey(_ event: Event, by field: String, in state: State) -> SortKey {
+    static func sortKey(_ event: Event, by field: String, in state: State) -> StateOrderKey {
         ownSortKey(event, by: field) ?? .number(Double(state.favoriteCount(of: event.id)))
     }
 
     /// The sort key an event carries itself; `nil` for `FavoriteCount`, which the favorites make.
-    static func ownSortKey(_ event: Event, by field: String) -> SortKey? {
+    static func ownSortKey(_ event: Event, by field: String) -> StateOrderKey? {
         switch field {
         case "EndDate": .number(event.endDate)
         case "Title": .text(folded(event.title))
@@ -286,28 +279,9 @@ extension VideGreniersMock {
     static let favoriteCountField = "FavoriteCount"
 
     /// The orders the state keeps the events in, one per `sortBy` field an event's own members decide: by the
-    /// field's key, then by id.
+    /// field's key, then by id (walked backwards key by key for `sortDescending`).
     static let eventOrders: [StateOrder<Event>] = sortFields.filter { $0 != favoriteCountField }.map { field in
-        StateOrder(field) { lhs, rhs in
-            let (left, right) = (ownSortKey(lhs, by: field)!, ownSortKey(rhs, by: field)!)
-            return left == right ? lhs.id < rhs.id : left < right
-        }
-    }
-
-    /// An order's positions from the last key to the first, the events of one key still by id (as a descending
-    /// sort by key, then by id, lists them); each run of one key is found by a binary search.
-    static func reversedKeepingTies(_ order: [Int], in state: State, by field: String) -> AnySequence<Int> {
-        AnySequence(
-            sequence(state: (start: order.count, next: order.count, end: order.count)) { run -> Int? in
-                if run.next == run.end {
-                    guard run.start > 0 else { return nil }
-                    let key = ownSortKey(state.events[order[run.start - 1]], by: field)
-                    let first = order[..<run.start].partitioningIndex { ownSortKey(state.events[$0], by: field) == key }
-                    (run.end, run.start, run.next) = (run.start, first, first)
-                }
-                defer { run.next += 1 }
-                return order[run.next]
-            })
+        StateOrder(field, key: { ownSortKey($0, by: field)! }, tiebreak: { $0.id < $1.id })
     }
 
     /// The great-circle distance in kilometres (haversine, mean Earth radius).

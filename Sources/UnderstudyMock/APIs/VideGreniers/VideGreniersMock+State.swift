@@ -78,10 +78,8 @@ extension VideGreniersMock {
 
         /// Each user's activities together, newest first (then by id), as ``VideGreniersMock/userActivities(_:now:)``
         /// lists them.
-        static let activitiesByUser = StateOrder<Activity>("user") { lhs, rhs in
-            if lhs.userId != rhs.userId { return lhs.userId < rhs.userId }
-            if lhs.createdOnUtc != rhs.createdOnUtc { return lhs.createdOnUtc > rhs.createdOnUtc }
-            return lhs.id < rhs.id
+        static let activitiesByUser = StateOrder<Activity>("user", key: { .text($0.userId.uuidString) }) { lhs, rhs in
+            lhs.createdOnUtc != rhs.createdOnUtc ? lhs.createdOnUtc > rhs.createdOnUtc : lhs.id < rhs.id
         }
 
         func user(_ id: UUID) -> User? { users[key: id] }
