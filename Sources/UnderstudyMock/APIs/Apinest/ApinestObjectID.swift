@@ -54,15 +54,7 @@ enum ApinestTime {
     static func day(_ date: Date) -> String { components(date).day }
 
     /// The instant of an RFC 3339 date-time, with or without fractional seconds, or of a `YYYY-MM-DD` date.
-    static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withFullDate]
-        return formatter.date(from: text)
-    }
+    static func parse(_ text: String) -> Date? { Date(iso8601: text) }
 
     /// The number of whole days from one UTC day to another (`2025-11-14` → `2025-11-15` is 1).
     static func daysBetween(_ from: String, _ to: String) -> Int? {
