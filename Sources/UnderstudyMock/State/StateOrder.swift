@@ -102,7 +102,9 @@ package struct OrderedPositions<Row: StateRow>: BidirectionalCollection, Sendabl
     private func index(at offset: Int) -> Index {
         var remaining = offset
         for chunk in chunks.indices {
-            if remaining < chunks[chunk].count || chunk == chunks.count - 1 { return Index(chunk: chunk, offset: remaining) }
+            if remaining < chunks[chunk].count || chunk == chunks.count - 1 {
+                return Index(chunk: chunk, offset: remaining)
+            }
             remaining -= chunks[chunk].count
         }
         return endIndex

@@ -222,7 +222,9 @@ struct StateStoreTests {
         #expect(try Data(contentsOf: other) == bytes)
         // A reset replaces this mock's state only, never a file it did not write.
         for file in [text, other] {
-            await #expect(throws: StateFileError.self) { try await StateStore(seed: Self.seed, file: file, reset: true) }
+            await #expect(throws: StateFileError.self) {
+                try await StateStore(seed: Self.seed, file: file, reset: true)
+            }
         }
         #expect(try Data(contentsOf: text) == Data("hello".utf8))
         #expect(try Data(contentsOf: other) == bytes)

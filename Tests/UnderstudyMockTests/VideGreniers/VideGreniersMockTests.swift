@@ -572,13 +572,15 @@ struct VideGreniersMockTests {
         let mock = try await VideGreniersHarness.make()
         let demo = try await mock.token()
         func total(_ token: String?) async -> Int? {
-            await mock.send("GET", "/api/events?pageSize=1", token: token).json?["pagination"]?["totalCount"]?.numberValue?.intValue
+            await mock.send("GET", "/api/events?pageSize=1", token: token).json?["pagination"]?["totalCount"]?
+                .numberValue?.intValue
         }
         let seeded = (anonymous: try #require(await total(nil)), demo: try #require(await total(demo)))
         var created: [String] = []
         for index in 0..<14 {
             // Three starts and four titles: ties decide most places.
-            created.append(try await mock.createEvent(token: demo, title: "Brocante \(index % 4)", days: Double(2 + index % 3)))
+            created.append(
+                try await mock.createEvent(token: demo, title: "Brocante \(index % 4)", days: Double(2 + index % 3)))
         }
         for id in created.prefix(5) {
             #expect(await mock.send("POST", "/api/events/\(id)/publish", token: demo).status == 200)
@@ -591,7 +593,8 @@ struct VideGreniersMockTests {
 
         func key(_ event: JSONValue, _ field: String) -> String {
             field == "Title"
-                ? (event["title"]?.stringValue ?? "").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                ? (event["title"]?.stringValue ?? "").folding(
+                    options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
                 : event["startDate"]?.stringValue ?? ""
         }
         for token in [nil, demo] {

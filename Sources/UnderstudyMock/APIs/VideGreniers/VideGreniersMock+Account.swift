@@ -167,7 +167,8 @@ extension VideGreniersMock {
             } else {
                 let activities = mine.map { state.activities[$0] }.filter { activity in
                     (type == nil || activity.activityType.rawValue == type)
-                        && (from == nil || activity.createdOnUtc >= from!) && (until == nil || activity.createdOnUtc <= until!)
+                        && (from == nil || activity.createdOnUtc >= from!)
+                        && (until == nil || activity.createdOnUtc <= until!)
                 }
                 shown = .init(activities, number: page, size: pageSize)
             }

@@ -25,7 +25,8 @@ extension VideGreniersMock {
         let city = query["city"].map(Self.folded).flatMap { $0.isEmpty ? nil : $0 }
         let hasEntryFee = query["hasEntryFee"].map { $0 == "true" }
 
-        let filtered = [search, city].contains { $0 != nil } || [from, until].contains { $0 != nil }
+        let filtered =
+            [search, city].contains { $0 != nil } || [from, until].contains { $0 != nil }
             || categoryId != nil || eventType != nil || hasEntryFee != nil
         let (shown, amounts) = store.read { state in
             func matches(_ event: Event) -> Bool {
@@ -70,7 +71,9 @@ extension VideGreniersMock {
                 var found: [(key: StateOrderKey, id: UUID, position: Int)] = []
                 for position in state.events.indices {
                     let event = state.events[position]
-                    if matches(event) { found.append((Self.sortKey(event, by: sortField, in: state), event.id, position)) }
+                    if matches(event) {
+                        found.append((Self.sortKey(event, by: sortField, in: state), event.id, position))
+                    }
                 }
                 found.sort { lhs, rhs in
                     if lhs.key == rhs.key { return lhs.id < rhs.id }
