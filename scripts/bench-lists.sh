@@ -2,10 +2,10 @@
 # Paged-list throughput of the stateful mocks as their state grows: lists/s over loopback with the seed, then after
 # 10,101 creates (scripts/bench-writes.py, which also prints their rate), and their ratio. The pages asked are full
 # in both states (pages 1-3 of 5 rows: the seed's pages past those are empty, and an empty page costs less than a
-# full one whatever the list's size), then pages deep in the grown list (1,000-1,999 of 5). Each request carries a
-# unique parameter, so the engine's answer cache never serves it: the handler filters, orders and pages every time.
-# VideGreniers only: fitness's GET /activities is not paged (the whole list, as the guide documents), and 42 refuses
-# a query parameter that is not one of its filters, so its answers cannot be kept out of the cache.
+# full one whatever the list's size), then pages deep in the grown list (1,000-1,999 of 5). The requests rotate
+# over 1,500 tokens of the same user, more answers than the engine's cache keeps (1,024), so the handler filters,
+# orders and pages every time (a throwaway query parameter no longer does: the cache ignores what the API ignores).
+# VideGreniers only: fitness's GET /activities is not paged (the whole list, as the guide documents).
 # Usage: scripts/bench-lists.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,22 +19,25 @@ mock_pid=
 trap '[ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; rm -rf "$work"' EXIT
 port=18430
 
-# lists/s of PATH (a page from FIRST to FIRST+COUNT-1 and a unique parameter appended) over 16 connections.
+# lists/s of PATH (a page from FIRST to FIRST+COUNT-1 appended) over 16 connections, each request with the next of
+# the tokens in $work/tokens.lua.
 lists() {
-    local path=$1 token=$2 first=$3 count=$4
+    local path=$1 first=$2 count=$3
     cat > "$work/vary.lua" <<LUA
+dofile("$work/tokens.lua")
 counter = 0
 request = function()
   counter = counter + 1
-  return wrk.format(nil, "$path" .. "&page=" .. (counter % $count + $first) .. "&nocache=" .. counter)
+  local headers = { Authorization = "Bearer " .. tokens[counter % #tokens + 1] }
+  return wrk.format(nil, "$path" .. "&page=" .. (counter % $count + $first), headers)
 end
 LUA
     local rows
-    rows=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path&page=$((first + count - 1))&nocache=0" \
+    rows=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path&page=$((first + count - 1))" \
         | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]))') \
         || { echo "$path is not answered 2xx" >&2; exit 1; }
     [ "$rows" -gt 0 ] || { echo "$path&page=$((first + count - 1)) is empty: the pages compared must be full" >&2; exit 1; }
-    wrk -t2 -c16 -d"${seconds}s" -s "$work/vary.lua" -H "Authorization: Bearer $token" "http://127.0.0.1:$port" \
+    wrk -t2 -c16 -d"${seconds}s" -s "$work/vary.lua" "http://127.0.0.1:$port" \
         | awk '/Requests\/sec/ { printf "%.0f", $2 }'
 }
 
@@ -43,12 +46,23 @@ while read -r api path; do
     "$bin/understudy" mock --api "$api" --port "$port" > "$work/mock.log" 2>&1 &
     mock_pid=$!
     for _ in $(seq 1 100); do grep -q '^Ready' "$work/mock.log" && break; sleep 0.1; done
-    token=$(curl -sf -X POST "http://127.0.0.1:$port/__understudy/token" -H 'Content-Type: application/json' -d '{}' \
-        | python3 -c 'import json, sys; body = json.load(sys.stdin); print(body.get("accessToken") or body["access_token"])')
-    before=$(lists "$path" "$token" 1 3)
+    python3 - "$port" "$work/tokens.lua" <<'PY'
+import json, sys, urllib.request
+port, path = sys.argv[1], sys.argv[2]
+tokens = []
+for _ in range(1500):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/__understudy/token", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    body = json.load(urllib.request.urlopen(request))
+    tokens.append(body.get("accessToken") or body["access_token"])
+assert len(set(tokens)) == len(tokens), "the tokens must differ"
+open(path, "w").write("tokens = {" + ",".join(json.dumps(token) for token in tokens) + "}\n")
+PY
+    token=$(grep -o '"[^"]*"' "$work/tokens.lua" | head -1 | tr -d '"')
+    before=$(lists "$path" 1 3)
     python3 scripts/bench-writes.py "$api" "$port" "$creates" 100 50 > "$work/writes.txt"
-    after=$(lists "$path" "$token" 1 3)
-    deep=$(lists "$path" "$token" 1000 1000)
+    after=$(lists "$path" 1 3)
+    deep=$(lists "$path" 1000 1000)
     printf "%-13s %-28s %12s %14s %7.2f %14s\n" "$api" "$path" "$before" "$after" "$(echo "$after / $before" | bc -l)" "$deep"
     kill "$mock_pid"
     wait "$mock_pid" 2>/dev/null || true

@@ -13,6 +13,8 @@ import UnderstudyCore
 struct LinkHeaderPage {
     static let defaultSize = 30
     static let maximumSize = 100
+    /// The parameters a page is read from, declared by the document or not.
+    static let parameterNames: Set = ["page[number]", "page[size]", "page", "per_page"]
 
     var number: Int
     var size: Int

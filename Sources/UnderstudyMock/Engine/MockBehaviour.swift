@@ -55,6 +55,13 @@ public protocol MockBehaviour: Sendable {
     /// model, and never part of what `check`, the exports or `diff` describe. None by default.
     var undocumentedEndpoints: [AnyEndpoint] { get }
 
+    /// Whether the behaviour's answers depend on no query parameter but those the specs declare (and an API key
+    /// sent in the query), so that one no spec declares, as a client's cache-buster, neither fills the engine's
+    /// answer cache nor misses it: the real server ignores it too. `false` by default: a behaviour that reads any
+    /// other parameter (PostgREST's column filters, 42's refusal of an unknown `filter[...]`) keys its answers by
+    /// the whole query.
+    var ignoresUndeclaredQuery: Bool { get }
+
     /// Whether a JSON array of the request model is a body too, each element judged as one body (PostgREST
     /// inserts every object of an array in one statement). `false` by default.
     var acceptsArrayBodies: Bool { get }
@@ -129,6 +136,8 @@ extension MockBehaviour {
     public var ruleStatus: HTTPStatus { validationStatus }
 
     public var acceptsArrayBodies: Bool { false }
+
+    public var ignoresUndeclaredQuery: Bool { false }
 
     public func parses(_ parameter: Parameter) -> Bool { false }
 

@@ -64,10 +64,10 @@ package final class MockEngine: Sendable {
         /// The headers among ``MockEngine/keyedHeaders`` the request has, as `name: value` lines.
         let headers: String
 
-        init(version: UInt64, _ raw: RawRequest, keyedHeaders: [String]) {
+        init(version: UInt64, _ raw: RawRequest, keyedHeaders: [String], keyedQuery: Set<String>?) {
             self.version = version
             path = raw.path
-            query = raw.query
+            query = keyedQuery.map { Self.query(raw.query, keeping: $0) } ?? raw.query
             var headers = ""
             for name in keyedHeaders {
                 guard let value = raw.headers[name] else { continue }
@@ -79,6 +79,13 @@ package final class MockEngine: Sendable {
             self.headers = headers
         }
 
+        /// The `name=value` pairs of a raw query whose (decoded) name is kept, as they were sent.
+        static func query(_ raw: String, keeping names: Set<String>) -> String {
+            raw.split(separator: "&", omittingEmptySubsequences: true)
+                .filter { pair in names.contains(QueryItems.decode(pair.prefix { $0 != "=" })) }
+                .joined(separator: "&")
+        }
+
         /// The bytes of the key's strings, which a long query string makes large.
         var bytes: Int { path.utf8.count + query.utf8.count + headers.utf8.count }
     }
@@ -87,6 +94,11 @@ package final class MockEngine: Sendable {
     /// PostgREST's `Range`, `Range-Unit`, `Prefer`, `Accept` and `Accept-Profile`) and every header parameter the specs declare, as
     /// validation reads them. A `User-Agent` or a trace id makes no new answer.
     private let keyedHeaders: [String]
+    /// The query parameters answers vary on when the behaviour ignores the others
+    /// (``MockBehaviour/ignoresUndeclaredQuery``): those the specs declare, API keys sent in the query, and the
+    /// page of a list paged by `Link` headers, which documents seldom declare; `nil` keys answers by the whole
+    /// query.
+    private let keyedQuery: Set<String>?
 
     /// Creates an engine for a behaviour.
     package init(behaviour: any MockBehaviour, configuration: MockConfiguration = MockConfiguration()) {
@@ -120,6 +132,16 @@ package final class MockEngine: Sendable {
                 "prefer", "accept", "accept-profile", "content-type",
             ] + declared.map { $0.name.lowercased() }
         ).sorted()
+        let endpoints = behaviour.specs.flatMap(\.endpoints)
+        keyedQuery =
+            behaviour.ignoresUndeclaredQuery
+            ? Set(
+                endpoints.flatMap(\.parameters).filter { $0.location == .query }.map(\.name)
+                    + endpoints.flatMap { $0.security.joined() }.compactMap { scheme in
+                        if case .apiKey(let name, .query) = scheme { name } else { nil }
+                    }
+            ).union(LinkHeaderPage.parameterNames)
+            : nil
         faults = Locked(FaultState(rules: configuration.faults, random: SeededRandom(seed: configuration.seed)))
         rateLimiter = configuration.rateLimit.map { RateLimiter($0, now: configuration.now) }
     }
@@ -379,14 +401,16 @@ package final class MockEngine: Sendable {
         // An answer is kept for the exact request while the credential it was computed for lasts; one whose end
         // the behaviour does not know is computed anew each time.
         let cacheable = method == .get && raw.body.isEmpty && (request.principal.map { $0.expiresAt != nil } ?? true)
-        let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
-        if cacheable, let cached = cache.withLock({ $0.value(for: key) }) { return cached.response }
+        let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders, keyedQuery: keyedQuery)
+        if cacheable, let cached = cache.withLock({ $0.value(for: key) }), cached.answers(query: raw.query) {
+            return cached.response
+        }
         var response =
             try await behaviour.handle(request, endpoint: endpoint, spec: route.spec)
             ?? route.fixture.answer(request, endpoint: endpoint, spec: route.spec)
         if !overlooked.isEmpty { response.headers.append((Self.overlookedHeader, Self.headerText(overlooked))) }
         if cacheable && response.status == 200 {
-            let answer = CachedAnswer(response, validUntil: request.principal?.expiresAt)
+            let answer = CachedAnswer(response, validUntil: request.principal?.expiresAt, query: raw.query)
             cache.withLock { $0.insert(answer, bytes: key.bytes + answer.bytes, for: key) }
         }
         return response
@@ -403,8 +427,8 @@ package final class MockEngine: Sendable {
         else {
             return nil
         }
-        let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders)
-        guard let answer = cache.withLock({ $0.value(for: key) }) else { return nil }
+        let key = CacheKey(version: behaviour.stateVersion, raw, keyedHeaders: keyedHeaders, keyedQuery: keyedQuery)
+        guard let answer = cache.withLock({ $0.value(for: key) }), answer.answers(query: raw.query) else { return nil }
         if let validUntil = answer.validUntil, validUntil <= configuration.now() { return nil }
         return answer
     }

@@ -25,6 +25,9 @@ package struct FixtureMock: ReadsFixtures {
     /// The fixtures folder's files (`understudy record`'s recordings, `understudy generate`'s files): an answer
     /// recorded for an endpoint's status is the answer, before the document's examples.
     package let fixtures: FixtureSource?
+    /// Answers read the parameters the document declares (and a `Link` header writes every one back, which
+    /// ``CachedAnswer`` sees).
+    package var ignoresUndeclaredQuery: Bool { true }
 
     /// Creates the mock of `spec`.
     /// - Parameter configuration: the seed of generated bodies and the clock that judges a JWT's `exp`.

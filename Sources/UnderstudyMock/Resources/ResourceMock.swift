@@ -64,6 +64,7 @@ package final class ResourceMock: ReadsFixtures {
     }
 
     package var name: String { fixture.name }
+    package var ignoresUndeclaredQuery: Bool { fixture.ignoresUndeclaredQuery }
     package var specs: [APISpec] { fixture.specs }
     package var validationStatus: HTTPStatus { fixture.validationStatus }
     package var stateVersion: UInt64 { store.version }

@@ -64,6 +64,40 @@ struct CachedAnswerTests {
         }
     }
 
+    /// A parameter no spec declares neither fills nor misses the cache of an API that ignores it; an API that reads
+    /// every parameter (42 refuses an unknown `filter[...]`) keys by the whole query; and an answer that writes its
+    /// query back (`Link`) answers only that query.
+    @Test func anUndeclaredQueryParameterMakesNoNewAnswerWhereTheServerIgnoresIt() async throws {
+        let videGreniers = MockEngine(
+            behaviour: try await MockAPI.videgreniers.makeBehaviour(configuration: MockConfiguration()))
+        let busted = RawRequest(method: "GET", target: "/api/events?page=2&nocache=1", headers: ["Host": "127.0.0.1"])
+        #expect(await videGreniers.respond(to: busted).status == 200)
+        let plain = RawRequest(method: "GET", target: "/api/events?page=2", headers: ["Host": "127.0.0.1"])
+        let other = RawRequest(method: "GET", target: "/api/events?page=2&nocache=2", headers: ["Host": "127.0.0.1"])
+        #expect(videGreniers.cachedAnswer(for: plain) != nil)
+        #expect(videGreniers.cachedAnswer(for: other) === videGreniers.cachedAnswer(for: plain))
+        #expect(videGreniers.cache.withLock { $0.count } == 1)
+        #expect(
+            videGreniers.cachedAnswer(
+                for: RawRequest(method: "GET", target: "/api/events?page=3&nocache=1", headers: ["Host": "127.0.0.1"]))
+                == nil)
+
+        let intra = MockEngine(behaviour: try await MockAPI.intra42.makeBehaviour(configuration: MockConfiguration()))
+        let token = try #require(try await intra.behaviour.issueToken(for: nil)["access_token"]?.stringValue)
+        let headers = ["Host": "127.0.0.1", "Authorization": "Bearer \(token)"]
+        let campus = RawRequest(method: "GET", target: "/v2/campus/1", headers: headers)
+        #expect(await intra.respond(to: campus).status == 200)
+        #expect(intra.cachedAnswer(for: campus) != nil)
+        #expect(intra.cachedAnswer(for: RawRequest(method: "GET", target: "/v2/campus/1?x=1", headers: headers)) == nil)
+
+        let linked = CachedAnswer(
+            MockResponse(status: 200, headers: [("Link", #"</items?page=3&trace=9>; rel="next""#)], body: []),
+            validUntil: nil, query: "page=2&trace=9")
+        #expect(linked.answers(query: "page=2&trace=9"))
+        #expect(!linked.answers(query: "page=2&trace=10"))
+        #expect(CachedAnswer(MockResponse(status: 200, headers: [], body: []), validUntil: nil).answers(query: "x=1"))
+    }
+
     @Test func faultsRateLimitsOtherHeadersAndWritesBypassTheCache() async throws {
         let behaviour = try await MockAPI.apinest.makeBehaviour(configuration: MockConfiguration())
         let engine = MockEngine(behaviour: behaviour)
@@ -77,9 +111,16 @@ struct CachedAnswerTests {
         let agent = RawRequest(
             method: "GET", target: "/activities", headers: ["Host": "127.0.0.1", "User-Agent": "app"])
         #expect(engine.cachedAnswer(for: agent) != nil)
+        // A declared parameter makes another answer; one no endpoint declares (a client's cache-buster) is
+        // ignored by NestJS, so it reaches the same answer.
         #expect(
             engine.cachedAnswer(
-                for: RawRequest(method: "GET", target: "/activities?page=1", headers: ["Host": "127.0.0.1"])) == nil)
+                for: RawRequest(method: "GET", target: "/activities?visibility=public", headers: ["Host": "127.0.0.1"]))
+                == nil)
+        #expect(
+            engine.cachedAnswer(
+                for: RawRequest(method: "GET", target: "/activities?nocache=17", headers: ["Host": "127.0.0.1"]))
+                === engine.cachedAnswer(for: raw))
         engine.setFaults([try FaultRule(parsing: "GET /activities: latency=1ms")])
         #expect(engine.cachedAnswer(for: raw) == nil)
         engine.setFaults([])

@@ -19,6 +19,8 @@ import UnderstudySpecs
 /// ```
 package struct ApinestMock: ReadsFixtures {
     package var name: String { "apinest" }
+    /// NestJS reads the query DTOs' fields and ignores any other parameter.
+    package var ignoresUndeclaredQuery: Bool { true }
     package var specs: [APISpec] { [Fitness.spec, Achievements.spec] }
     package var stateVersion: UInt64 { store.version }
     package var sharesState: Bool { store.isShared }

@@ -26,6 +26,8 @@ import UnderstudySpecs
 /// - Reads do not log `EventViewed` / `EventSearched` activities: GET answers are pure and cached.
 package struct VideGreniersMock: ReadsFixtures {
     package var name: String { "videgreniers" }
+    /// ASP.NET binds the parameters an action declares and ignores any other.
+    package var ignoresUndeclaredQuery: Bool { true }
     package var specs: [APISpec] { [VideGreniers.spec] }
     package var stateVersion: UInt64 { store.version }
     package var sharesState: Bool { store.isShared }
