@@ -46,7 +46,7 @@ while read -r api path; do
     "$bin/understudy" mock --api "$api" --port "$port" > "$work/mock.log" 2>&1 &
     mock_pid=$!
     for _ in $(seq 1 100); do grep -q '^Ready' "$work/mock.log" && break; sleep 0.1; done
-    python3 - "$port" "$work/tokens.lua" <<'PY'
+    token=$(python3 - "$port" "$work/tokens.lua" <<'PY'
 import json, sys, urllib.request
 port, path = sys.argv[1], sys.argv[2]
 tokens = []
@@ -57,8 +57,9 @@ for _ in range(1500):
     tokens.append(body.get("accessToken") or body["access_token"])
 assert len(set(tokens)) == len(tokens), "the tokens must differ"
 open(path, "w").write("tokens = {" + ",".join(json.dumps(token) for token in tokens) + "}\n")
+print(tokens[0])
 PY
-    token=$(grep -o '"[^"]*"' "$work/tokens.lua" | head -1 | tr -d '"')
+    )
     before=$(lists "$path" 1 3)
     python3 scripts/bench-writes.py "$api" "$port" "$creates" 100 50 > "$work/writes.txt"
     after=$(lists "$path" 1 3)
