@@ -4,7 +4,8 @@ import UnderstudyCore
 ///
 /// The rows stay dense (the executor's column vectors are by position): appends and replacements cost
 /// constant time, a delete (a scan of the table anyway) rebuilds the indexes. The table journals what the
-/// current write changed, so ``StateStore`` persists only those rows and undoes a write that throws. Every
+/// writes since the last commit changed, and what the current one did, so ``StateStore`` persists only those
+/// rows, undoes a write that throws and keeps the others of its commit. Every
 /// change gives the table a new ``generation``, unique in the process, which keys the column vectors computed
 /// from its rows.
 package struct PostgrestTable: Codable, Sendable {
@@ -17,16 +18,29 @@ package struct PostgrestTable: Codable, Sendable {
     /// The unique keys (column lists) the table indexes, and each key's value → position.
     private var uniqueKeys: [[String]] = []
     private var uniques: [String: Int] = [:]
+    /// What the writes since the last commit changed.
     private var journal = Journal.none
-    /// The ids the current write changed.
+    /// What the current write changed.
+    private var writeJournal = Journal.none
+    /// The ids the writes since the last commit changed.
     private var touched: Set<String> = []
+    /// The ids of `touched` the current write added.
+    private var touchedByWrite: Set<String> = []
 
     private enum Journal {
         case none
         /// Rows were appended past `count` and rows before it replaced (first old row by position).
         case incremental(count: Int, replaced: [Int: PostgrestRow])
-        /// A delete copied the rows as they were before the write.
+        /// A delete copied the rows as they were before.
         case snapshot(rows: [PostgrestRow], ordinals: [Int64])
+
+        /// Keeps the row at `position` as it was before its first replacement.
+        mutating func remember(_ row: PostgrestRow, at position: Int) {
+            guard case .incremental(let count, var replaced) = self, position < count, replaced[position] == nil
+            else { return }
+            replaced[position] = row
+            self = .incremental(count: count, replaced: replaced)
+        }
     }
 
     private static let generations = Locked<UInt64>(0)
@@ -89,10 +103,8 @@ package struct PostgrestTable: Codable, Sendable {
 
     package mutating func replace(at position: Int, with row: PostgrestRow) {
         begin()
-        if case .incremental(let count, var replaced) = journal, position < count, replaced[position] == nil {
-            replaced[position] = rows[position]
-            journal = .incremental(count: count, replaced: replaced)
-        }
+        journal.remember(rows[position], at: position)
+        writeJournal.remember(rows[position], at: position)
         touch(rows[position])
         unindex(rows[position], at: position)
         rows[position] = row
@@ -110,6 +122,11 @@ package struct PostgrestTable: Codable, Sendable {
             before.rollback()
             journal = .snapshot(rows: before.rows, ordinals: before.ordinals)
         }
+        if case .incremental = writeJournal {
+            var before = self
+            before.undoWrite()
+            writeJournal = .snapshot(rows: before.rows, ordinals: before.ordinals)
+        }
         for position in removed { touch(rows[position]) }
         let kept = rows.indices.filter { !removed.contains($0) }
         rows = kept.map { rows[$0] }
@@ -122,10 +139,11 @@ package struct PostgrestTable: Codable, Sendable {
 
     private mutating func begin() {
         if case .none = journal { journal = .incremental(count: rows.count, replaced: [:]) }
+        if case .none = writeJournal { writeJournal = .incremental(count: rows.count, replaced: [:]) }
     }
 
     private mutating func touch(_ row: PostgrestRow) {
-        if let id = row["id"]?.stringValue { touched.insert(id) }
+        if let id = row["id"]?.stringValue, touched.insert(id).inserted { touchedByWrite.insert(id) }
     }
 
     private mutating func reindex() {
@@ -167,12 +185,32 @@ extension PostgrestTable {
         touched.map { id in (id, positions[id].map { ordinals[$0] } ?? 0, row(id: id)) }
     }
 
+    package mutating func keepWrite() {
+        writeJournal = .none
+        touchedByWrite.removeAll(keepingCapacity: true)
+    }
+
+    package mutating func undoWrite() {
+        undo(writeJournal)
+        touched.subtract(touchedByWrite)
+        keepWrite()
+        generation = Self.nextGeneration()
+    }
+
     package mutating func commit() {
         journal = .none
         touched.removeAll(keepingCapacity: true)
+        keepWrite()
     }
 
     package mutating func rollback() {
+        undo(journal)
+        commit()
+        generation = Self.nextGeneration()
+    }
+
+    /// Puts the rows back as they were when the journal began.
+    private mutating func undo(_ journal: Journal) {
         switch journal {
         case .none: break
         case .incremental(let count, let replaced):
@@ -189,8 +227,6 @@ extension PostgrestTable {
             ordinals = beforeOrdinals
             reindex()
         }
-        commit()
-        generation = Self.nextGeneration()
     }
 
     package func records() -> [(key: String, ordinal: Int64, row: PostgrestRow)] {

@@ -7,8 +7,9 @@ import UnderstudyCore
 /// Every write runs under a lock and changes the state in place, so its cost does not grow with the state:
 /// the tables journal the rows a write touches, a write whose body throws is undone row by row, and with a
 /// file only those rows are written, in one SQLite transaction that is durable before `write` returns (a write
-/// acknowledged to a client survives `kill -9`). The file is locked while the store lives: a second store
-/// (in this process or another) on the same file is refused. Reads never touch the disk.
+/// acknowledged to a client survives `kill -9`); writes that arrive during a commit share the next one (group
+/// commit). The file is locked while the store lives: a second store (in this process or another) on the same
+/// file is refused. Reads never touch the disk.
 ///
 /// With a `postgres://` URL instead of a file, several mocks (replicas behind a load balancer) share one state
 /// (``SharedStateDatabase``): a write is committed to the database before it returns, writes of all replicas
@@ -35,7 +36,12 @@ package final class StateStore<State: StoredState>: Sendable {
     private let contents: Locked<Contents>
     private let seed: State
     private let shared: (any SharedStateBackend)?
-    /// The writes of this process to the shared database, one at a time (the database orders the processes).
+    /// Whether writes are persisted (to a file or a shared database), and so committed in groups.
+    private let isDurable: Bool
+    /// The writes waiting for the next commit to the file or the shared database.
+    private let commits = CommitQueue<PendingWrite>()
+    /// The commits and resets of this process to the shared database, one at a time (the database orders the
+    /// processes).
     private let sharedWrites = SerialGate()
 
     /// Creates a store; when `file` holds a state it is loaded instead of `seed`, otherwise the file is
@@ -77,6 +83,7 @@ package final class StateStore<State: StoredState>: Sendable {
             database = opened
         }
         self.shared = shared
+        isDurable = shared != nil || database != nil
         contents = Locked(Contents(state: initial, version: 0, database: database, sharedVersion: sharedVersion))
     }
 
@@ -107,17 +114,19 @@ package final class StateStore<State: StoredState>: Sendable {
     }
 
     /// Changes the state; when `body` throws nothing is changed. Persisted before returning.
+    ///
+    /// With a file or a shared database, writes that arrive while a commit is made durable are committed
+    /// together in the next one (``CommitQueue``), each still returning only once durable. With a file, the lock
+    /// is held from the first body of a commit to its end, so reads never see a write that is not yet durable.
     /// - Throws: what `body` throws, or a ``StateFileError`` (then the change is not applied).
     @discardableResult
     package func write<T>(_ body: (inout State) throws -> T) async throws -> T {
-        guard let shared else {
+        guard isDurable else {
             // Kept outside the lock's closure: a result returned through it would have to be `sending`.
             var result: T?
             try contents.withLock { contents in
-                let (value, changes) = try Self.collecting(&contents.state, body)
-                result = value
                 do {
-                    try contents.database?.apply(changes)
+                    result = try body(&contents.state)
                 } catch {
                     _ = try? Self.visit(&contents.state, .rollback)
                     throw error
@@ -127,17 +136,44 @@ package final class StateStore<State: StoredState>: Sendable {
             }
             return result!
         }
-        return try await sharedWrites.run { () async throws -> T in
-            var result: T?
+        // The commit's leader runs every body while their writers wait for it, so none outlives its call.
+        return try await withoutActuallyEscaping(body) { body in
+            let outcome = Outcome<T>()
+            try await commits.submit(PendingWrite { outcome.value = try body(&$0) }) { try await commit($0) }
+            return outcome.value!
+        }
+    }
+
+    /// Runs the writes of one commit and makes them durable.
+    /// - Returns: each write's own error, `nil` for those kept.
+    /// - Throws: when the commit failed: every write is undone.
+    private func commit(_ writes: [PendingWrite]) async throws -> [(any Error)?] {
+        guard let shared else {
+            return try contents.withLock { contents in
+                let failures = Self.run(writes, on: &contents.state)
+                do {
+                    try contents.database?.apply(try Self.visit(&contents.state, .collect))
+                } catch {
+                    _ = try? Self.visit(&contents.state, .rollback)
+                    throw error
+                }
+                _ = try? Self.visit(&contents.state, .commit)
+                contents.version &+= 1
+                return failures
+            }
+        }
+        return try await sharedWrites.run { () async throws -> [(any Error)?] in
+            var failures: [(any Error)?] = []
             let since = contents.withLock { $0.sharedVersion }
             do {
                 let version = try await shared.write(since: since) { update in
                     try contents.withLock { contents in
                         if let update { try Self.apply(update, to: &contents) }
-                        let (value, changes) = try Self.collecting(&contents.state, body)
-                        result = value
                         contents.isWriting = true
-                        return changes
+                        failures = Self.run(writes, on: &contents.state)
+                        // Every write refused: no version for the other mocks to apply.
+                        guard failures.contains(where: { $0 == nil }) else { throw NothingToCommit() }
+                        return try Self.visit(&contents.state, .collect)
                     }
                 }
                 contents.withLock { contents in
@@ -151,9 +187,24 @@ package final class StateStore<State: StoredState>: Sendable {
                     if contents.isWriting { _ = try? Self.visit(&contents.state, .rollback) }
                     contents.isWriting = false
                 }
+                if error is NothingToCommit { return failures }
                 throw error
             }
-            return result!
+            return failures
+        }
+    }
+
+    /// Runs writes one after the other; one that throws is undone alone.
+    private static func run(_ writes: [PendingWrite], on state: inout State) -> [(any Error)?] {
+        writes.map { write in
+            do {
+                try write.body(&state)
+                _ = try? visit(&state, .keepWrite)
+                return nil
+            } catch {
+                _ = try? visit(&state, .undoWrite)
+                return error
+            }
         }
     }
 
@@ -179,26 +230,26 @@ package final class StateStore<State: StoredState>: Sendable {
         }
     }
 
+    /// A write waiting for its commit. Its body runs only under the lock, by the commit's leader, while the
+    /// writer waits.
+    private struct PendingWrite: @unchecked Sendable {
+        let body: (inout State) throws -> Void
+    }
+
+    /// Ends a shared commit whose writes all threw: its transaction is rolled back.
+    private struct NothingToCommit: Error {}
+
+    /// A write's result, set by the commit's leader before the writer resumes.
+    private final class Outcome<T>: @unchecked Sendable {
+        var value: T?
+    }
+
     private func seedState(keeping keep: (_ fresh: inout State, _ old: State) -> Void, from old: State) throws -> State
     {
         var fresh = seed
         keep(&fresh, old)
         try Self.visit(&fresh, .commit)
         return fresh
-    }
-
-    /// Runs a write's body and returns its result and the rows it changed, still journaled (commit or roll them
-    /// back); when the body throws, its changes are undone.
-    private static func collecting<T>(
-        _ state: inout State, _ body: (inout State) throws -> T
-    ) throws -> (T, [StateRecord]) {
-        do {
-            let result = try body(&state)
-            return (result, try visit(&state, .collect))
-        } catch {
-            _ = try? visit(&state, .rollback)
-            throw error
-        }
     }
 
     /// Applies other mocks' writes.

@@ -35,9 +35,13 @@ package struct StateTable<Row: StateRow>: Sendable {
     private var nextOrdinal: Int64 = 0
     /// The row count at which ``sweep(where:)`` next scans.
     private var sweepAt = 64
-    /// The rows a write touched: each key's slot and position before its first change in the write.
+    /// The rows the writes not yet committed touched: each key's slot and position before its first change.
     private var journal: [Row.Key: (slot: Slot?, position: Int?)] = [:]
     private var slotsBeforeJournal = 0
+    /// The rows the current write touched (a commit may hold several writes, and one that throws is undone alone):
+    /// each key's slot and position before the write, and whether the write brought the key into `journal`.
+    private var writeJournal: [Row.Key: (slot: Slot?, position: Int?, isNew: Bool)] = [:]
+    private var slotsBeforeWrite = 0
 
     struct Slot {
         var row: Row
@@ -125,10 +129,27 @@ package struct StateTable<Row: StateRow>: Sendable {
     // MARK: Journal
 
     private mutating func remember(_ key: Row.Key) {
+        if writeJournal.isEmpty { slotsBeforeWrite = slots.count }
+        guard writeJournal[key] == nil else { return }
         if journal.isEmpty { slotsBeforeJournal = slots.count }
-        guard journal[key] == nil else { return }
         let position = positions[key]
-        journal[key] = (position.flatMap { slots[$0] }, position)
+        let slot = position.flatMap { slots[$0] }
+        let isNew = journal[key] == nil
+        if isNew { journal[key] = (slot, position) }
+        writeJournal[key] = (slot, position, isNew)
+    }
+
+    /// Puts rows back as they were before a change: `before` holds each changed key's slot and position, `count`
+    /// the number of slots then.
+    private mutating func restore(
+        _ before: some Collection<(key: Row.Key, slot: Slot?, position: Int?)>, slotCount: Int
+    ) {
+        for entry in before { if let position = positions[entry.key] { clear(position) } }
+        slots.removeSubrange(slotCount...)
+        for entry in before {
+            guard let slot = entry.slot, let position = entry.position else { continue }
+            insert(slot, at: position)
+        }
     }
 
     private mutating func insert(_ slot: Slot, at position: Int) {
@@ -184,21 +205,27 @@ extension StateTable: StatePart {
         }
     }
 
+    mutating func keepWrite() { writeJournal.removeAll(keepingCapacity: true) }
+
+    mutating func undoWrite() {
+        guard !writeJournal.isEmpty else { return }
+        restore(writeJournal.lazy.map { ($0.key, $0.value.slot, $0.value.position) }, slotCount: slotsBeforeWrite)
+        for (key, before) in writeJournal where before.isNew { journal[key] = nil }
+        writeJournal.removeAll(keepingCapacity: true)
+    }
+
     /// Keeps the changes; compacts the holes once they outnumber the rows (amortized constant time).
     mutating func commit() {
         journal.removeAll(keepingCapacity: true)
+        writeJournal.removeAll(keepingCapacity: true)
         if slots.count - count > Swift.max(64, count) { load(records()) }
     }
 
     mutating func rollback() {
         guard !journal.isEmpty else { return }
-        for key in journal.keys { if let position = positions[key] { clear(position) } }
-        slots.removeSubrange(slotsBeforeJournal...)
-        for (_, before) in journal {
-            guard let slot = before.slot, let position = before.position else { continue }
-            insert(slot, at: position)
-        }
+        restore(journal.lazy.map { ($0.key, $0.value.slot, $0.value.position) }, slotCount: slotsBeforeJournal)
         journal.removeAll(keepingCapacity: true)
+        writeJournal.removeAll(keepingCapacity: true)
     }
 
     func records() -> [(key: String, ordinal: Int64, row: Row)] {

@@ -7,8 +7,10 @@
 /// ```
 package struct StateValue<Value: Codable & Sendable>: Sendable {
     private var current: Value
-    /// The value before the first change of the current write.
+    /// The value before the first change of the writes not yet committed.
     private var before: Value?
+    /// The value before the current write, and whether the write was the first to change it since the commit.
+    private var beforeWrite: (value: Value, isFirst: Bool)?
 
     package init(_ value: Value) {
         current = value
@@ -17,6 +19,7 @@ package struct StateValue<Value: Codable & Sendable>: Sendable {
     package var value: Value {
         get { current }
         set {
+            if beforeWrite == nil { beforeWrite = (current, before == nil) }
             if before == nil { before = current }
             current = newValue
         }
@@ -24,11 +27,24 @@ package struct StateValue<Value: Codable & Sendable>: Sendable {
 
     var hasChanges: Bool { before != nil }
 
-    mutating func commit() { before = nil }
+    mutating func keepWrite() { beforeWrite = nil }
+
+    mutating func undoWrite() {
+        guard let beforeWrite else { return }
+        current = beforeWrite.value
+        if beforeWrite.isFirst { before = nil }
+        self.beforeWrite = nil
+    }
+
+    mutating func commit() {
+        before = nil
+        beforeWrite = nil
+    }
 
     mutating func rollback() {
         if let before { current = before }
         before = nil
+        beforeWrite = nil
     }
 }
 
@@ -42,6 +58,7 @@ extension StateValue: StatePart {
     mutating func load(_ records: [(key: String, ordinal: Int64, row: Value)]) {
         if let record = records.first { current = record.row }
         before = nil
+        beforeWrite = nil
     }
 
     mutating func merge(key: String, ordinal: Int64, row: Value?) {

@@ -20,10 +20,15 @@ package protocol StoredState: Sendable {
     mutating func visit(_ visitor: inout StateVisitor)
 }
 
-/// What a ``StateStore`` does to each table and value of a ``StoredState``: collect a write's changes,
-/// keep or undo them, list or load every row, apply rows another mock changed.
+/// What a ``StateStore`` does to each table and value of a ``StoredState``: keep or undo one write, collect the
+/// changes of the writes a commit holds, keep or undo them, list or load every row, apply rows another mock
+/// changed.
 package struct StateVisitor {
     enum Operation {
+        /// The write succeeded: its changes join the next commit.
+        case keepWrite
+        /// The write threw: its changes are undone, the other writes of the commit kept.
+        case undoWrite
         case collect
         case commit
         case rollback
@@ -66,6 +71,10 @@ package struct StateVisitor {
                             part: name, key: change.key, ordinal: change.ordinal,
                             data: try change.row.map { try encoder.encode($0) }))
                 }
+            case .keepWrite:
+                part.keepWrite()
+            case .undoWrite:
+                part.undoWrite()
             case .commit:
                 part.commit()
             case .rollback:
@@ -96,13 +105,17 @@ package struct StateVisitor {
 /// A table or value of a ``StoredState``, as the store journals, persists and loads it.
 protocol StatePart {
     associatedtype Row: Codable
-    /// Whether the current write changed anything.
+    /// Whether the writes since the last commit changed anything.
     var hasChanges: Bool { get }
-    /// The rows the current write changed: their row now, `nil` when removed.
+    /// The rows the writes since the last commit changed: their row now, `nil` when removed.
     func changes() -> [(key: String, ordinal: Int64, row: Row?)]
-    /// Keeps the current write's changes.
+    /// Ends the current write, keeping its changes for the next commit.
+    mutating func keepWrite()
+    /// Undoes the current write's changes only.
+    mutating func undoWrite()
+    /// Keeps the changes of the writes since the last commit.
     mutating func commit()
-    /// Undoes the current write's changes.
+    /// Undoes the changes of every write since the last commit.
     mutating func rollback()
     /// Every row, in order.
     func records() -> [(key: String, ordinal: Int64, row: Row)]

@@ -90,8 +90,11 @@ struct SharedStateTests {
                 }
             }
             #expect(Self.snapshot(first) == Array(StateStoreTests.seed.items))
+            let version = second.version
             try await second.synchronize()
             #expect(Self.snapshot(second) == Array(StateStoreTests.seed.items))
+            // No new version reached the other mock: its cached answers still hold.
+            #expect(second.version == version)
             // The next write goes through.
             try await first.write { $0.items.append(Item(id: 10, owner: "al")) }
             try await second.synchronize()
