@@ -5,7 +5,9 @@
 # full one whatever the list's size), then pages deep in the grown list (1,000-1,999 of 5). The requests rotate
 # over 1,500 tokens of the same user, more answers than the engine's cache keeps (1,024), so the handler filters,
 # orders and pages every time (a throwaway query parameter no longer does: the cache ignores what the API ignores).
-# VideGreniers only: fitness's GET /activities is not paged (the whole list, as the guide documents).
+# Fitness's GET /activities is not paged (the whole list, as the guide documents): its line compares whole lists,
+# then prints, at 3,000 creates (a list the engine's answer cache keeps: at most 8 MB an answer), the MB/s of the
+# list rendered per request against the same bytes from that cache.
 # Usage: scripts/bench-lists.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +43,24 @@ LUA
         | awk '/Requests\/sec/ { printf "%.0f", $2 }'
 }
 
+# lists/s of the unpaged PATH over 16 connections, each request with the next token (rendered every time), or
+# with the first token only when CACHED is 1 (answered from the engine's answer cache).
+whole() {
+    local path=$1 cached=$2
+    cat > "$work/whole.lua" <<LUA
+dofile("$work/tokens.lua")
+counter = 0
+request = function()
+  counter = counter + 1
+  local token = tokens[1]
+  if $cached == 0 then token = tokens[counter % #tokens + 1] end
+  return wrk.format(nil, "$path", { Authorization = "Bearer " .. token })
+end
+LUA
+    wrk -t2 -c16 -d"${seconds}s" -s "$work/whole.lua" "http://127.0.0.1:$port" \
+        | awk '/Requests\/sec/ { printf "%.0f", $2 }'
+}
+
 printf "%-13s %-28s %12s %14s %7s %14s\n" api list "lists/s seed" "lists/s +$creates" ratio "deep pages"
 while read -r api path; do
     "$bin/understudy" mock --api "$api" --port "$port" > "$work/mock.log" 2>&1 &
@@ -60,15 +80,31 @@ open(path, "w").write("tokens = {" + ",".join(json.dumps(token) for token in tok
 print(tokens[0])
 PY
     )
-    before=$(lists "$path" 1 3)
-    python3 scripts/bench-writes.py "$api" "$port" "$creates" 100 50 > "$work/writes.txt"
-    after=$(lists "$path" 1 3)
-    deep=$(lists "$path" 1000 1000)
+    if [ "$api" = fitness ]; then
+        before=$(whole "$path" 0)
+        python3 scripts/bench-writes.py "$api" "$port" 3000 100 50 > "$work/writes.txt"
+        bytes=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path" | wc -c)
+        rendered=$(whole "$path" 0)
+        cached=$(whole "$path" 1)
+        python3 scripts/bench-writes.py "$api" "$port" $((creates - 3000)) 100 50 > "$work/writes.txt"
+        after=$(whole "$path" 0)
+        deep=-
+    else
+        before=$(lists "$path" 1 3)
+        python3 scripts/bench-writes.py "$api" "$port" "$creates" 100 50 > "$work/writes.txt"
+        after=$(lists "$path" 1 3)
+        deep=$(lists "$path" 1000 1000)
+    fi
     printf "%-13s %-28s %12s %14s %7.2f %14s\n" "$api" "$path" "$before" "$after" "$(echo "$after / $before" | bc -l)" "$deep"
+    if [ "$api" = fitness ]; then
+        printf "%-13s %-28s %s\n" "" "  (3,000 creates: $bytes B)" \
+            "$(echo "$rendered * $bytes / 1000000" | bc) MB/s rendered, $(echo "$cached * $bytes / 1000000" | bc) MB/s from the answer cache ($rendered vs $cached lists/s)"
+    fi
     kill "$mock_pid"
     wait "$mock_pid" 2>/dev/null || true
     mock_pid=
 done <<'LISTS'
+fitness /activities
 videgreniers /api/events?pageSize=5
 videgreniers /api/user-activities?pageSize=5
 LISTS

@@ -117,6 +117,8 @@ if failures or ok != total:
 
 def rate(start):
     stop = min(start + window, len(done) - 1)
+    if stop <= start:
+        return float("nan")
     return (stop - start) / (done[stop][0] - done[start][0])
 
 

@@ -19,9 +19,15 @@ public struct MockResponse: Sendable {
     public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = [])
         -> MockResponse
     {
+        json(bytes: value.serializedBytes(), status: status, headers: headers)
+    }
+
+    /// JSON already encoded, with `Content-Type: application/json`.
+    package static func json(bytes: [UInt8], status: Int = 200, headers: [(name: String, value: String)] = [])
+        -> MockResponse
+    {
         MockResponse(
-            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
-            body: value.serializedBytes())
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: bytes)
     }
 
     /// A spec model as the API's server writes it (``APISpec/wireJSON(_:)``), so the app's decoder reads the
@@ -30,9 +36,7 @@ public struct MockResponse: Sendable {
         encoding model: some Encodable, as spec: APISpec, status: Int = 200,
         headers: [(name: String, value: String)] = []
     ) throws -> MockResponse {
-        MockResponse(
-            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
-            body: try spec.wireBytes(model))
+        json(bytes: try spec.wireBytes(model), status: status, headers: headers)
     }
 
     /// A response without a body (`204 No Content` by default).

@@ -47,6 +47,8 @@ package struct StateTable<Row: StateRow>: Sendable {
         var row: Row
         /// Orders rows in the state file: the insertion order survives compaction and restarts.
         var ordinal: Int64
+        /// Names this content of the row in the process (``revision(of:)``).
+        var revision = StateRevision.next()
     }
 
     /// An empty table.
@@ -78,6 +80,14 @@ package struct StateTable<Row: StateRow>: Sendable {
 
     /// The position of the row with this key.
     package func position(of key: Row.Key) -> Int? { positions[key] }
+
+    /// A number unique in the process to the row's current content: it changes with every change of the row
+    /// (and is the old one again when a write is undone), so what is computed from a row (its encoded JSON) can
+    /// be kept until the row changes.
+    package func revision(of key: Row.Key) -> UInt64? { positions[key].flatMap { slots[$0]?.revision } }
+
+    /// The revision of the row at a position (``revision(of:)``).
+    package func revision(at position: Int) -> UInt64 { slots[position]!.revision }
 
     /// The positions of the rows of a group, in insertion order.
     package func positions(in group: String) -> [Int] { members[group] ?? [] }
@@ -290,6 +300,7 @@ extension StateTable: BidirectionalCollection {
                 insert(Slot(row: newValue, ordinal: slot.ordinal), at: position)
             } else {
                 slots[position]!.row = newValue
+                slots[position]!.revision = StateRevision.next()
             }
         }
     }
@@ -304,5 +315,18 @@ extension StateTable: Codable {
 
     package init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode([Row].self))
+    }
+}
+
+/// The revisions of rows (``StateTable/revision(of:)``): one counter for the process, so a revision never names
+/// two contents, across tables, resets and reloads.
+enum StateRevision {
+    private static let last = Locked<UInt64>(0)
+
+    static func next() -> UInt64 {
+        last.withLock {
+            $0 += 1
+            return $0
+        }
     }
 }

@@ -316,6 +316,35 @@ struct ApinestMockTests {
         #expect(bad.json?["message"]?.stringValue?.hasPrefix("query parameter visibility:") == true)
     }
 
+    /// The list concatenates each activity's JSON, kept until the activity changes: its bytes are those of every
+    /// activity's detail, also after a join changed one it had kept and creates added others.
+    @Test func theListShowsEachActivityAsItsDetailDoesAfterChanges() async throws {
+        let (engine, mock) = try await engine()
+        let alex = try await token(mock)
+        func expectListIsTheDetails() async throws -> [JSONValue] {
+            let list = await engine.send("GET", "/activities", token: alex)
+            let rows = try #require(list.json?.arrayValue)
+            var details: [[UInt8]] = []
+            for row in rows {
+                let id = try #require(row["_id"]?.stringValue)
+                details.append(await engine.send("GET", "/activities/\(id)", token: alex).response.body)
+            }
+            let expected = "[" + details.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]"
+            #expect(String(decoding: list.response.body, as: UTF8.self) == expected)
+            return rows
+        }
+        let created = await engine.send("POST", "/activities", json: Self.activity(), token: alex)
+        let first = try #require(created.json?["_id"]?.stringValue)
+        let seeded = try await expectListIsTheDetails()
+        let other = try #require(try await otherTokens(engine, mock).first)
+        #expect(await engine.send("POST", "/activities/\(first)/join", token: other).status == 200)
+        for _ in 0..<2 { _ = await engine.send("POST", "/activities", json: Self.activity(), token: alex) }
+        let changed = try await expectListIsTheDetails()
+        #expect(changed.count == seeded.count + 2)
+        let joined = try #require(changed.first { $0["_id"]?.stringValue == first })
+        #expect(joined["participantIds"]?.arrayValue?.count == 2)
+    }
+
     @Test func activityDetailErrors() async throws {
         let (engine, _) = try await engine()
         let unknown = await engine.send("GET", "/activities/65a1b2c3d4e5f6a7b8c9d0e1")

@@ -67,10 +67,15 @@ struct GroupCommitTests {
     @Test func aTableUndoesOneWriteAndKeepsTheOthersOfItsCommit() throws {
         var items = StateStoreTests.seed.items
         items.commit()
+        let seeded = items.revision(of: 1)
         items.append(Item(id: 4, owner: "bo"))
         items[key: 1] = Item(id: 1, owner: "cy")
         items.keepWrite()
         let kept = Array(items)
+        // A row's revision names its content: a change gives a new one, an undone change the old one back.
+        let revisions = kept.map { items.revision(of: $0.id) }
+        #expect(revisions[0] != seeded)
+        #expect(Set(revisions).count == kept.count)
         items[key: 1] = Item(id: 1, owner: "al")
         items[key: 2] = Item(id: 2, owner: "cy")
         items.remove(key: 3)
@@ -78,6 +83,7 @@ struct GroupCommitTests {
         items.remove(key: 4)
         items.undoWrite()
         #expect(Array(items) == kept)
+        #expect(kept.map { items.revision(of: $0.id) } == revisions)
         #expect(items.changes().map(\.key).sorted() == ["1", "4"])
         #expect(items.rows(in: "owner cy").map(\.id) == [1])
         #expect(items.rows(in: "owner bo").map(\.id) == [2, 4])

@@ -46,12 +46,21 @@ extension ApinestMock {
                 .unauthorized, "friends activities need authentication: send Authorization: Bearer <token>")
         }
         let list = store.read { state in
-            state.activities.reversed().filter { activity in
-                (signedIn || activity.visibility == "public") && (visibility.map { activity.visibility == $0 } ?? true)
+            let activities = state.activities
+            var list: [EncodedRows<String>.Listed<Apinest.Activity>] = []
+            for position in activities.indices.reversed() {
+                let shown = activities[position].visibility
+                guard (signedIn || shown == "public") && (visibility.map { shown == $0 } ?? true) else { continue }
+                // An activity's JSON shows its creator's name, e-mail and picture.
+                let stamp = EncodedRows<String>.Stamp(
+                    row: activities.revision(at: position),
+                    shown: state.users.revision(of: activities[position].creatorID) ?? 0)
+                list.append(
+                    encodedActivities.row(activities[position].id, stamp: stamp) { state.model(activities[position]) })
             }
-            .map { state.model($0) }
+            return list
         }
-        return try .json(encoding: list, as: Fitness.spec)
+        return try encodedActivities.array(list, as: Fitness.spec)
     }
 
     func activity(_ request: MockRequest) throws -> MockResponse {

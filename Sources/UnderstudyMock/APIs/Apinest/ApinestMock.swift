@@ -32,6 +32,8 @@ package struct ApinestMock: ReadsFixtures {
     static let startupTokenLifetime: TimeInterval = 86_400
 
     let store: StateStore<ApinestState>
+    /// The JSON of each activity as `GET /activities` lists it, kept until the activity or its creator changes.
+    let encodedActivities = EncodedRows<String>()
     package let fixtures: FixtureSource?
     let tokens: TokenService
     let seed: UInt64
