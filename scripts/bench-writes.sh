@@ -48,4 +48,4 @@ for api in fitness videgreniers easyco intra42; do
         mock_pid=
     done
 done
-echo "window $window creates, concurrency $concurrency, 127.0.0.1; --state: one SQLite commit (WAL, synchronous=FULL) per create"
+echo "window $window creates, concurrency $concurrency, 127.0.0.1; --state: SQLite commits (WAL, synchronous=FULL) shared by the creates that queue behind one"
