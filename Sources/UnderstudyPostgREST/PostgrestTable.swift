@@ -43,15 +43,6 @@ package struct PostgrestTable: Codable, Sendable {
         }
     }
 
-    private static let generations = Locked<UInt64>(0)
-
-    private static func nextGeneration() -> UInt64 {
-        generations.withLock {
-            $0 += 1
-            return $0
-        }
-    }
-
     package init(rows: [PostgrestRow] = []) {
         self.init(rows: rows, ordinals: rows.indices.map(Int64.init))
     }
@@ -60,7 +51,7 @@ package struct PostgrestTable: Codable, Sendable {
         self.rows = rows
         self.ordinals = ordinals
         positions = [:]
-        generation = Self.nextGeneration()
+        generation = ProcessRevision.next()
         nextOrdinal = (ordinals.max() ?? -1) + 1
         reindex()
     }
@@ -98,7 +89,7 @@ package struct PostgrestTable: Codable, Sendable {
         ordinals.append(nextOrdinal)
         nextOrdinal += 1
         touch(row)
-        generation = Self.nextGeneration()
+        generation = ProcessRevision.next()
     }
 
     package mutating func replace(at position: Int, with row: PostgrestRow) {
@@ -110,7 +101,7 @@ package struct PostgrestTable: Codable, Sendable {
         rows[position] = row
         index(row, at: position)
         touch(row)
-        generation = Self.nextGeneration()
+        generation = ProcessRevision.next()
     }
 
     /// Removes the rows at `positions` (kept in order) and rebuilds the indexes.
@@ -132,7 +123,7 @@ package struct PostgrestTable: Codable, Sendable {
         rows = kept.map { rows[$0] }
         ordinals = kept.map { ordinals[$0] }
         reindex()
-        generation = Self.nextGeneration()
+        generation = ProcessRevision.next()
     }
 
     // MARK: Indexes
@@ -194,7 +185,7 @@ extension PostgrestTable {
         undo(writeJournal)
         touched.subtract(touchedByWrite)
         keepWrite()
-        generation = Self.nextGeneration()
+        generation = ProcessRevision.next()
     }
 
     package mutating func commit() {
@@ -206,7 +197,7 @@ extension PostgrestTable {
     package mutating func rollback() {
         undo(journal)
         commit()
-        generation = Self.nextGeneration()
+        generation = ProcessRevision.next()
     }
 
     /// Puts the rows back as they were when the journal began.

@@ -48,7 +48,7 @@ package struct StateTable<Row: StateRow>: Sendable {
         /// Orders rows in the state file: the insertion order survives compaction and restarts.
         var ordinal: Int64
         /// Names this content of the row in the process (``revision(of:)``).
-        var revision = StateRevision.next()
+        var revision = ProcessRevision.next()
     }
 
     /// An empty table.
@@ -300,7 +300,7 @@ extension StateTable: BidirectionalCollection {
                 insert(Slot(row: newValue, ordinal: slot.ordinal), at: position)
             } else {
                 slots[position]!.row = newValue
-                slots[position]!.revision = StateRevision.next()
+                slots[position]!.revision = ProcessRevision.next()
             }
         }
     }
@@ -315,18 +315,5 @@ extension StateTable: Codable {
 
     package init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode([Row].self))
-    }
-}
-
-/// The revisions of rows (``StateTable/revision(of:)``): one counter for the process, so a revision never names
-/// two contents, across tables, resets and reloads.
-enum StateRevision {
-    private static let last = Locked<UInt64>(0)
-
-    static func next() -> UInt64 {
-        last.withLock {
-            $0 += 1
-            return $0
-        }
     }
 }
