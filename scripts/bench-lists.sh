@@ -21,43 +21,31 @@ mock_pid=
 trap '[ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; rm -rf "$work"' EXIT
 port=18430
 
-# lists/s of PATH (a page from FIRST to FIRST+COUNT-1 appended) over 16 connections, each request with the next of
-# the tokens in $work/tokens.lua.
+# lists/s of PATH over 16 connections, each request with the next of the tokens in $work/tokens.lua (the answer
+# computed every time), or with the first token only when CACHED is 1 (answered from the engine's answer cache);
+# with FIRST and COUNT, a page from FIRST to FIRST+COUNT-1 appended, the last of which must not be empty.
 lists() {
-    local path=$1 first=$2 count=$3
+    local path=$1 cached=$2 first=${3:-} count=${4:-}
+    local page='""'
+    if [ -n "$first" ]; then
+        page="\"&page=\" .. (counter % $count + $first)"
+        local rows
+        rows=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path&page=$((first + count - 1))" \
+            | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]))') \
+            || { echo "$path is not answered 2xx" >&2; exit 1; }
+        [ "$rows" -gt 0 ] || { echo "$path&page=$((first + count - 1)) is empty: the pages compared must be full" >&2; exit 1; }
+    fi
     cat > "$work/vary.lua" <<LUA
-dofile("$work/tokens.lua")
-counter = 0
-request = function()
-  counter = counter + 1
-  local headers = { Authorization = "Bearer " .. tokens[counter % #tokens + 1] }
-  return wrk.format(nil, "$path" .. "&page=" .. (counter % $count + $first), headers)
-end
-LUA
-    local rows
-    rows=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path&page=$((first + count - 1))" \
-        | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]))') \
-        || { echo "$path is not answered 2xx" >&2; exit 1; }
-    [ "$rows" -gt 0 ] || { echo "$path&page=$((first + count - 1)) is empty: the pages compared must be full" >&2; exit 1; }
-    wrk -t2 -c16 -d"${seconds}s" -s "$work/vary.lua" "http://127.0.0.1:$port" \
-        | awk '/Requests\/sec/ { printf "%.0f", $2 }'
-}
-
-# lists/s of the unpaged PATH over 16 connections, each request with the next token (rendered every time), or
-# with the first token only when CACHED is 1 (answered from the engine's answer cache).
-whole() {
-    local path=$1 cached=$2
-    cat > "$work/whole.lua" <<LUA
 dofile("$work/tokens.lua")
 counter = 0
 request = function()
   counter = counter + 1
   local token = tokens[1]
   if $cached == 0 then token = tokens[counter % #tokens + 1] end
-  return wrk.format(nil, "$path", { Authorization = "Bearer " .. token })
+  return wrk.format(nil, "$path" .. $page, { Authorization = "Bearer " .. token })
 end
 LUA
-    wrk -t2 -c16 -d"${seconds}s" -s "$work/whole.lua" "http://127.0.0.1:$port" \
+    wrk -t2 -c16 -d"${seconds}s" -s "$work/vary.lua" "http://127.0.0.1:$port" \
         | awk '/Requests\/sec/ { printf "%.0f", $2 }'
 }
 
@@ -81,19 +69,19 @@ print(tokens[0])
 PY
     )
     if [ "$api" = fitness ]; then
-        before=$(whole "$path" 0)
+        before=$(lists "$path" 0)
         python3 scripts/bench-writes.py "$api" "$port" 3000 100 50 > "$work/writes.txt"
         bytes=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port$path" | wc -c)
-        rendered=$(whole "$path" 0)
-        cached=$(whole "$path" 1)
+        rendered=$(lists "$path" 0)
+        cached=$(lists "$path" 1)
         python3 scripts/bench-writes.py "$api" "$port" $((creates - 3000)) 100 50 > "$work/writes.txt"
-        after=$(whole "$path" 0)
+        after=$(lists "$path" 0)
         deep=-
     else
-        before=$(lists "$path" 1 3)
+        before=$(lists "$path" 0 1 3)
         python3 scripts/bench-writes.py "$api" "$port" "$creates" 100 50 > "$work/writes.txt"
-        after=$(lists "$path" 1 3)
-        deep=$(lists "$path" 1000 1000)
+        after=$(lists "$path" 0 1 3)
+        deep=$(lists "$path" 0 1000 1000)
     fi
     printf "%-13s %-28s %12s %14s %7.2f %14s\n" "$api" "$path" "$before" "$after" "$(echo "$after / $before" | bc -l)" "$deep"
     if [ "$api" = fitness ]; then
