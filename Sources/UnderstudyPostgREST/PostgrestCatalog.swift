@@ -76,6 +76,11 @@ package struct PostgrestTableInfo: Sendable {
 
     package func column(_ name: String) -> PostgrestColumn? { columnsByName[name] }
 
+    /// The columns a btree index orders: the `id` primary key and the declared indexes (``DatabaseTable/indexes``).
+    package var orderedColumns: [PostgrestExtractor] {
+        (["id"] + facts.indexes).compactMap { try? PostgrestExtractor(PostgrestField(column: $0), in: self) }
+    }
+
     /// The policies that cover an operation.
     package func policies(for operation: RowPolicy.Operation) -> [RowPolicy] {
         facts.policies.filter { $0.operations.contains(operation) }

@@ -4,8 +4,8 @@ import UnderstudyCore
 /// the table changes.
 ///
 /// A filter, a sort key or a row-level security check reads a typed value by row position instead of
-/// hashing into each row's dictionary and converting its JSON (timestamps are parsed once per table
-/// generation, not once per row and request).
+/// hashing into each row's dictionary and converting its JSON (timestamps are parsed once per row written, not once
+/// per row and request: after appends and replacements a vector is patched where the rows changed).
 package final class PostgrestColumnCache: Sendable {
     private let vectors = Locked<[String: (generation: UInt64, values: [PostgrestValue?])]>([:])
     private let groups = Locked<[String: (generation: UInt64, groups: [String: [Int]])]>([:])
@@ -16,9 +16,27 @@ package final class PostgrestColumnCache: Sendable {
     /// The value of `extractor` for every row of `table` (named `name`), by position.
     package func values(_ table: PostgrestTable, name: String, extractor: PostgrestExtractor) -> [PostgrestValue?] {
         let key = "\(name)|\(extractor.field)"
-        if let hit = vectors.withLock({ $0[key] }), hit.generation == table.generation { return hit.values }
-        let values = table.rows.map(extractor.value)
-        vectors.withLock { $0[key] = (table.generation, values) }
+        let generation = table.generation
+        let (fresh, stale): ([PostgrestValue?]?, UInt64?) = vectors.withLock { vectors in
+            guard let hit = vectors[key] else { return (nil, nil) }
+            return hit.generation == generation ? (hit.values, nil) : (nil, hit.generation)
+        }
+        if let fresh { return fresh }
+        var values: [PostgrestValue?]
+        if let stale, let changed = table.positionsChanged(since: stale), changed.count < table.rows.count / 2,
+            var patched = vectors.withLock({ $0[key]?.generation == stale ? $0.removeValue(forKey: key)?.values : nil })
+        {
+            // A few rows were appended or replaced since: only those are read again, into the vector taken out of
+            // the cache (so it is not copied). A page read after each create took 84 ms at 100,000 rows when the
+            // vectors were computed again.
+            patched.reserveCapacity(table.rows.count)
+            while patched.count < table.rows.count { patched.append(nil) }
+            for position in changed { patched[position] = extractor.value(table.rows[position]) }
+            values = patched
+        } else {
+            values = table.rows.map(extractor.value)
+        }
+        vectors.withLock { $0[key] = (generation, values) }
         return values
     }
 

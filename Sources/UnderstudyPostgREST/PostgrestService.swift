@@ -76,7 +76,8 @@ package struct PostgrestService: Sendable {
         let range = try PostgrestRange(
             header: request.header("range"), unit: request.header("range-unit"), offset: root.offset, limit: root.limit)
         // Only the rows up to the range's end need ordering; the count needs them all.
-        let matched = try executor.matches(root, ordered: range.upper.map { $0.addingSaturated(1) })
+        let matched = try executor.matches(
+            root, ordered: range.upper.map { $0.addingSaturated(1) }, counting: preferences.count != nil)
         let slice = range.slice(matched.count)
         // As PostgREST, the singular check comes first: an offset past the end returns no row.
         try negotiation.check(rows: slice.count)

@@ -11,6 +11,11 @@ package struct PostgrestField: Sendable, Hashable, CustomStringConvertible {
     package var column: String
     package var path: [Step] = []
 
+    package init(column: String, path: [Step] = []) {
+        self.column = column
+        self.path = path
+    }
+
     /// The name PostgREST gives the output key: the last path key, or the column.
     package var outputName: String { path.last?.key ?? column }
 

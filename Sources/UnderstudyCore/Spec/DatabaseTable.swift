@@ -36,6 +36,9 @@ public struct DatabaseTable: Sendable, Hashable {
     /// Columns of a PostgreSQL enum type, by column, with the type's name: the model's values are the type's
     /// labels, and another value is refused as the type reads it (400, `22P02`) rather than by a `CHECK`.
     public let enumTypes: [String: String]
+    /// Columns a btree index orders (`CREATE INDEX … (column)`), besides the `id` primary key: a read ordered by one
+    /// of them (`order=created_at.desc&limit=20`) walks the index instead of sorting the table.
+    public let indexes: [String]
     /// Row-level security: a row is visible to, or changeable by, a user when one policy allows it.
     public let policies: [RowPolicy]
 
@@ -43,7 +46,7 @@ public struct DatabaseTable: Sendable, Hashable {
         name: String, model: String, embeds: Set<String> = [], uniqueKeys: [[String]] = [],
         defaults: [String: JSONValue] = [:], references: [String: String] = [:], userColumns: [String] = [],
         textArrayColumns: Set<String> = [], numericColumns: [String: NumericScale] = [:],
-        enumTypes: [String: String] = [:], policies: [RowPolicy]
+        enumTypes: [String: String] = [:], indexes: [String] = [], policies: [RowPolicy]
     ) {
         self.name = name
         self.model = model
@@ -55,6 +58,7 @@ public struct DatabaseTable: Sendable, Hashable {
         self.textArrayColumns = textArrayColumns
         self.numericColumns = numericColumns
         self.enumTypes = enumTypes
+        self.indexes = indexes
         self.policies = policies
     }
 }

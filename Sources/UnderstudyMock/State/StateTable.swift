@@ -29,7 +29,7 @@ package struct StateTable<Row: StateRow>: Sendable {
     private var members: [String: [Int]] = [:]
     private let groups: (@Sendable (Row) -> [String])?
     /// The orders kept, each with its rows' keys and positions.
-    private var orders: [OrderedPositions<Row>]
+    private var orders: [(order: StateOrder<Row>, positions: OrderedPositions<StateOrderKey>)]
     /// Rows living in `slots`.
     package private(set) var count = 0
     private var nextOrdinal: Int64 = 0
@@ -57,7 +57,7 @@ package struct StateTable<Row: StateRow>: Sendable {
     ///   - orders: the orders the table keeps its rows in (``positions(orderedBy:)``); none by default.
     package init(groups: (@Sendable (Row) -> [String])? = nil, orders: [StateOrder<Row>] = []) {
         self.groups = groups
-        self.orders = orders.map(OrderedPositions.init)
+        self.orders = orders.map { ($0, OrderedPositions(chunkSize: $0.chunkSize)) }
     }
 
     /// A table of `rows`, in this order.
@@ -96,7 +96,9 @@ package struct StateTable<Row: StateRow>: Sendable {
     package func rows(in group: String) -> [Row] { positions(in: group).map { self[$0] } }
 
     /// The positions of the rows in one of the table's orders, first to last; `nil` for an order it does not keep.
-    package func positions(orderedBy name: String) -> OrderedPositions<Row>? { orders.first { $0.order.name == name } }
+    package func positions(orderedBy name: String) -> OrderedPositions<StateOrderKey>? {
+        orders.first { $0.order.name == name }?.positions
+    }
 
     /// Adds a row at the end; a row with the same key is replaced in place.
     package mutating func append(_ row: Row) {
@@ -168,9 +170,12 @@ package struct StateTable<Row: StateRow>: Sendable {
         count += 1
         for group in groups?(slot.row) ?? [] { join(group, position) }
         for index in orders.indices {
-            let key = orders[index].order.key(slot.row)
-            let place = orders[index].place(of: slot.row, key: key, at: position) { slots[$0]!.row }
-            orders[index].insert(key, position, at: place)
+            let order = orders[index].order
+            let key = order.key(slot.row)
+            let place = orders[index].positions.place(of: slot.row, in: order, key: key, at: position) {
+                slots[$0]!.row
+            }
+            orders[index].positions.insert(key, position, at: place)
         }
     }
 
@@ -188,10 +193,11 @@ package struct StateTable<Row: StateRow>: Sendable {
     private mutating func clear(_ position: Int) {
         guard let slot = slots[position] else { return }
         for index in orders.indices {
-            let place = orders[index].place(of: slot.row, key: orders[index].order.key(slot.row), at: position) {
+            let order = orders[index].order
+            let place = orders[index].positions.place(of: slot.row, in: order, key: order.key(slot.row), at: position) {
                 slots[$0]!.row
             }
-            orders[index].remove(position, near: place)
+            orders[index].positions.remove(position, near: place)
         }
         slots[position] = nil
         positions[slot.row.key] = nil

@@ -12,7 +12,9 @@ extension EasyCo {
     /// project's public migrations (`030_create_properties_table.sql`, `20241102_create_payment_system.sql`)
     /// declare them as `TEXT`/`VARCHAR` columns with `CHECK (column IN (…))`, not enum types, so a value outside
     /// a list is 23514. The defaults ENDPOINTS.md does not list (counters, `furnished`, `currency`, `metadata`,
-    /// the schedule's flags) are those migrations' too.
+    /// the schedule's flags) are those migrations' too. The indexes are the orders the app and a price search read a
+    /// page in (`order=created_at.desc`, `order=monthly_rent`): the mock answers such a page by walking them, as
+    /// PostgreSQL would with those indexes, instead of sorting the table.
     ///
     /// ```swift
     /// let favorites = EasyCo.tables.first { $0.name == "favorites" }!
@@ -28,12 +30,14 @@ extension EasyCo {
             ],
             userColumns: ["owner_id"], textArrayColumns: ["images"],
             numericColumns: ["monthly_rent": money, "charges": money, "deposit": money],
+            indexes: ["created_at", "monthly_rent"],
             policies: [
                 RowPolicy(Set(RowPolicy.Operation.allCases), .column("owner_id")),
                 RowPolicy([.select], .anyone(where: ["status": "published", "is_available": true])),
             ]),
         Table(
-            name: "property_members", model: "EasyCo.PropertyMember", uniqueKeys: [["property_id", "user_id", "status"]],
+            name: "property_members", model: "EasyCo.PropertyMember",
+            uniqueKeys: [["property_id", "user_id", "status"]],
             references: ["property_id": "properties"], userColumns: ["user_id"],
             policies: [
                 RowPolicy([.select], .column("user_id")),
@@ -41,7 +45,8 @@ extension EasyCo {
             ]),
         Table(
             name: "transactions", model: "EasyCo.Transaction",
-            defaults: ["currency": "EUR", "status": "pending", "metadata": [:]], references: ["property_id": "properties"],
+            defaults: ["currency": "EUR", "status": "pending", "metadata": [:]],
+            references: ["property_id": "properties"],
             userColumns: ["payer_id", "payee_id"], numericColumns: ["amount": money],
             policies: [
                 RowPolicy([.select, .insert], .column("payer_id")),
@@ -59,7 +64,7 @@ extension EasyCo {
         Table(
             name: "applications", model: "EasyCo.Application", embeds: ["property"],
             uniqueKeys: [["property_id", "applicant_id"]], defaults: ["status": "pending"],
-            references: ["property_id": "properties"], userColumns: ["applicant_id"],
+            references: ["property_id": "properties"], userColumns: ["applicant_id"], indexes: ["created_at"],
             policies: [
                 RowPolicy([.select, .insert], .column("applicant_id")),
                 RowPolicy([.select], propertyOwner),

@@ -78,7 +78,9 @@ package struct EasyCoMock: ReadsFixtures {
         service = PostgrestService(catalog: .easyCo, seed: configuration.seed)
         var seed = seed
         for name in seed.tables.keys {
-            seed.tables[name]?.indexUniqueKeys(PostgrestCatalog.easyCo.table(name)?.facts.uniqueKeys ?? [])
+            guard let info = PostgrestCatalog.easyCo.table(name) else { continue }
+            seed.tables[name]?.indexUniqueKeys(info.facts.uniqueKeys)
+            seed.tables[name]?.indexOrders(info.orderedColumns)
         }
         store = try await configuration.stateStore(seed: seed, for: "easyco")
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
