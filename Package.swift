@@ -64,6 +64,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -142,7 +143,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What the test targets share: the binary's launcher and loopback requests.
-        .target(name: "UnderstudyTestSupport", dependencies: ["UnderstudyCore"], path: "Tests/Support", swiftSettings: swiftSettings),
+        .target(
+            name: "UnderstudyTestSupport", dependencies: ["UnderstudyCore"], path: "Tests/Support",
+            swiftSettings: swiftSettings),
         .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnderstudySpecsTests",

@@ -70,6 +70,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    /// An answer was written to the socket past this handler (``CachedAnswerHandler``).
+    func wroteAnswer() {
+        state?.wroteEnd(now: .now())
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if refused, let event = event as? ChannelEvent, event == .inputClosed {
             context.close(promise: nil)
