@@ -60,20 +60,7 @@ start() {
     "$bin/understudy" mock --api "$1" --port "$port" > "$work/mock.log" 2>&1 &
     mock_pid=$!
     for _ in $(seq 1 100); do grep -q '^Ready' "$work/mock.log" && break; sleep 0.1; done
-    token=$(python3 - "$port" "$work/tokens.lua" <<'PY'
-import json, sys, urllib.request
-port, path = sys.argv[1], sys.argv[2]
-tokens = []
-for _ in range(1500):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/__understudy/token", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    body = json.load(urllib.request.urlopen(request))
-    tokens.append(body.get("accessToken") or body["access_token"])
-assert len(set(tokens)) == len(tokens), "the tokens must differ"
-open(path, "w").write("tokens = {" + ",".join(json.dumps(token) for token in tokens) + "}\n")
-print(tokens[0])
-PY
-    )
+    token=$(python3 scripts/mock_tokens.py "$port" "$work/tokens.lua")
 }
 
 stop() {

@@ -298,4 +298,30 @@ struct StateStoreTests {
                 + "write was not kept: restart the mock to write to a new file")
         #expect(Self.snapshot(store).map(\.id) == [1, 2, 3, 4])
     }
+
+    /// The server's event loops ask the version for every cached answer: it is not behind the store's lock, which a
+    /// long read or a commit to disk holds (a cached GET waited for them: p50 8-10 ms while lists were rendered,
+    /// scripts/bench-speed.sh).
+    @Test func theVersionIsReadWhileTheStoreIsLocked() async throws {
+        let store = try await StateStore(seed: Self.seed)
+        try await store.write { $0.issued.value += 1 }
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let released = Locked(false)
+        let reader = Thread {
+            store.read { _ in
+                locked.signal()
+                // A reader that blocked on the lock would keep this read open for five seconds, then be seen late.
+                _ = release.wait(timeout: .now() + 5)
+                released.withLock { $0 = true }
+            }
+        }
+        reader.start()
+        locked.wait()
+        let version = store.version
+        let readWhileLocked = !released.withLock { $0 }
+        release.signal()
+        #expect(version == 1)
+        #expect(readWhileLocked)
+    }
 }
