@@ -24,17 +24,16 @@ import UnderstudyCore
 package final class StateStore<State: StoredState>: Sendable {
     private struct Contents: @unchecked Sendable {
         var state: State
-        var version: UInt64 {
-            didSet { published.withLock { $0 = version } }
-        }
-        /// `version` for readers that must not wait for the store's lock (``StateStore/version``).
-        let published = Locked<UInt64>(0)
+        /// ``StateStore/version``, in a lock of its own: advanced under the store's lock, read without it.
+        let version = Locked<UInt64>(0)
         /// Used only under the lock.
         let database: StateDatabase?
         /// The shared database's version the state holds every write of.
         var sharedVersion: Int64 = 0
         /// A write to the shared database is between its body and its commit: other mocks' rows wait.
         var isWriting = false
+
+        func advanceVersion() { version.withLock { $0 &+= 1 } }
     }
 
     private let contents: Locked<Contents>
@@ -89,8 +88,8 @@ package final class StateStore<State: StoredState>: Sendable {
         }
         self.shared = shared
         isDurable = shared != nil || database != nil
-        let contents = Contents(state: initial, version: 0, database: database, sharedVersion: sharedVersion)
-        published = contents.published
+        let contents = Contents(state: initial, database: database, sharedVersion: sharedVersion)
+        published = contents.version
         self.contents = Locked(contents)
     }
 
@@ -145,7 +144,7 @@ package final class StateStore<State: StoredState>: Sendable {
                     throw error
                 }
                 _ = try? Self.visit(&contents.state, .commit)
-                contents.version &+= 1
+                contents.advanceVersion()
             }
             return result!
         }
@@ -171,7 +170,7 @@ package final class StateStore<State: StoredState>: Sendable {
                     throw error
                 }
                 _ = try? Self.visit(&contents.state, .commit)
-                contents.version &+= 1
+                contents.advanceVersion()
                 return failures
             }
         }
@@ -193,7 +192,7 @@ package final class StateStore<State: StoredState>: Sendable {
                     _ = try? Self.visit(&contents.state, .commit)
                     contents.isWriting = false
                     contents.sharedVersion = version
-                    contents.version &+= 1
+                    contents.advanceVersion()
                 }
             } catch {
                 contents.withLock { contents in
@@ -229,7 +228,7 @@ package final class StateStore<State: StoredState>: Sendable {
                 let fresh = try seedState(keeping: keep, from: contents.state)
                 try contents.database?.replaceAll(with: try Self.records(of: fresh))
                 contents.state = fresh
-                contents.version &+= 1
+                contents.advanceVersion()
             }
         }
         try await sharedWrites.run { () async throws in
@@ -238,7 +237,7 @@ package final class StateStore<State: StoredState>: Sendable {
             contents.withLock { contents in
                 contents.state = fresh
                 contents.sharedVersion = version
-                contents.version &+= 1
+                contents.advanceVersion()
             }
         }
     }
@@ -278,7 +277,7 @@ package final class StateStore<State: StoredState>: Sendable {
             contents.sharedVersion = version
         }
         try visit(&contents.state, .commit)
-        contents.version &+= 1
+        contents.advanceVersion()
     }
 
     private static func records(of state: State) throws -> [StateRecord] {
