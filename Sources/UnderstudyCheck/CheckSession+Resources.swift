@@ -10,21 +10,23 @@ struct PathValues: Sendable {
 
 extension CheckSession {
     /// The values of an endpoint's path parameters: `--param`; else, on a resource's item, an item the run has
-    /// seen (one it created first), and under a nested collection, its parent's item; else a value found in
-    /// earlier answers (``ParameterDiscovery``). With `guessing`, what is still missing is the document's example
+    /// seen (one it created first), and under a nested collection, its parent's item; else what a link of the
+    /// document takes from an earlier answer; else a value found in earlier answers (``ParameterDiscovery``). With `guessing`, what is still missing is the document's example
     /// or a value generated from the parameter's schema; without it, `nil` until earlier answers say.
     /// - Parameter preset: values decided already (a probe's unknown id), before `--param`.
     func pathValues(for endpoint: AnyEndpoint, guessing: Bool, preset: [String: String] = [:]) -> PathValues? {
         let segments = endpoint.path.segments
         var values = preset
         for name in endpoint.path.parameterNames where values[name] == nil { values[name] = options.parameters[name] }
-        let (ledger, bodies) = state.withLock { ($0.items, $0.bodies) }
+        let (ledger, bodies, linked) = state.withLock { ($0.items, $0.bodies, $0.linked[endpoint.id] ?? [:]) }
         if let (resource, _) = graph.role(of: endpoint.id) {
-            let known = knownValues(of: resource, ledger: ledger, itemLevel: segments.count > resource.collection.segments.count)
+            let known = knownValues(
+                of: resource, ledger: ledger, itemLevel: segments.count > resource.collection.segments.count)
             if let (template, found) = known {
                 values.merge(ResourceGraph.renamed(found, from: template, to: endpoint.path)) { given, _ in given }
             }
         }
+        values.merge(linked) { given, _ in given }
         var guessed = false
         var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
         for (index, segment) in segments.enumerated() {
@@ -75,7 +77,11 @@ extension CheckSession {
         guard let (resource, operation) = graph.role(of: endpoint.id) else { return }
         let parent = ResourceGraph.renamed(path, from: endpoint.path, to: resource.collection)
         if operation.role == .delete, let id = Self.itemID(in: path, endpoint: endpoint, resource: resource) {
-            state.withLock { $0.items.remove(ResourceLedger.Item(parent: parent, id: id), of: resource.name) }
+            state.withLock { state in
+                state.items.remove(ResourceLedger.Item(parent: parent, id: id), of: resource.name)
+                // What a link took from the deleted item's answers names nothing now.
+                state.linked = state.linked.filter { !$0.value.values.contains(id) }
+            }
             return
         }
         let ids = itemIDs(endpoint, path: path, response: response, body: body)
@@ -85,6 +91,27 @@ extension CheckSession {
                 state.items.add(
                     ResourceLedger.Item(parent: parent, id: id, created: operation.role == .create), of: resource.name)
             }
+        }
+    }
+
+    /// Remembers the path values an answer gives the operations its links name (`username: $response.body#/owner/username`).
+    /// A pointer that names nothing in a list answer is read in its first item, as a link from a list means it.
+    /// A later answer's values replace an earlier one's: they name what the run saw last.
+    func follow(_ links: [ResponseLink], in body: JSONValue) {
+        guard !links.isEmpty else { return }
+        let first = PaginationWalk.items(in: body)?.first
+        var found: [String: [String: String]] = [:]
+        for link in links {
+            for (name, pointer) in link.parameters {
+                guard let value = (body[pointer: pointer] ?? first?[pointer: pointer]).flatMap(Self.scalar) else {
+                    continue
+                }
+                found[link.target, default: [:]][name] = value
+            }
+        }
+        guard !found.isEmpty else { return }
+        state.withLock { state in
+            state.linked.merge(found) { earlier, later in earlier.merging(later) { _, new in new } }
         }
     }
 
@@ -162,8 +189,11 @@ extension CheckSession {
             return body.map { ($0.serializedBytes(), type) }
         }
         if types.contains(MediaType.form) {
-            return (Array(Self.formFields(body).map { "\(PathTemplate.percentEncode($0))=\(PathTemplate.percentEncode($1))" }
-                .joined(separator: "&").utf8), MediaType.form)
+            return (
+                Array(
+                    Self.formFields(body).map { "\(PathTemplate.percentEncode($0))=\(PathTemplate.percentEncode($1))" }
+                        .joined(separator: "&").utf8), MediaType.form
+            )
         }
         if types.contains("multipart/form-data") {
             let boundary = "understudy-\(options.seed)"

@@ -132,6 +132,8 @@ final class CheckSession: Sendable {
         var elicited: [String: Set<Int>] = [:]
         /// The path values of the first 2xx answer of each endpoint, which probes reuse.
         var reached: [String: [String: String]] = [:]
+        /// Path values the document's OpenAPI links take from answers, by the operation they link to.
+        var linked: [String: [String: String]] = [:]
     }
 
     init(spec: APISpec, options: CheckOptions, transport: HTTPTransport) {
@@ -152,10 +154,13 @@ final class CheckSession: Sendable {
     func report(seconds: Double) -> CheckReport {
         state.withLock { state in
             let order = Dictionary(uniqueKeysWithValues: spec.endpoints.enumerated().map { ($1.id, $0) })
-            var records = state.records.values.sorted { (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint) }
+            var records = state.records.values.sorted {
+                (order[$0.endpoint] ?? .max, $0.endpoint) < (order[$1.endpoint] ?? .max, $1.endpoint)
+            }
             for index in records.indices {
                 records[index].elicited = state.elicited[records[index].endpoint, default: []]
-                records[index].documented = spec.endpoint(records[index].endpoint)?.documentedResponses(in: spec)
+                records[index].documented =
+                    spec.endpoint(records[index].endpoint)?.documentedResponses(in: spec)
                     .map(\.status) ?? []
             }
             return CheckReport(
@@ -170,11 +175,15 @@ final class CheckSession: Sendable {
         state.withLock { _ = $0.ledger.record(findings, request: request) }
     }
 
-    func skip(_ endpoint: AnyEndpoint, because reason: String, rule: RuleID = .checkSkipped, severity: Diagnostic.Severity = .note) {
+    func skip(
+        _ endpoint: AnyEndpoint, because reason: String, rule: RuleID = .checkSkipped,
+        severity: Diagnostic.Severity = .note
+    ) {
         add([Diagnostic(severity, rule: rule, endpoint: endpoint.id, message: reason)])
         state.withLock { state in
             if state.records[endpoint.id] == nil {
-                state.records[endpoint.id] = CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
+                state.records[endpoint.id] = CheckReport.EndpointRecord(
+                    endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
             }
         }
     }
@@ -193,7 +202,8 @@ final class CheckSession: Sendable {
             }
             let reason = unvisitedReason(endpoint)
             state.withLock {
-                $0.records[endpoint.id] = CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
+                $0.records[endpoint.id] = CheckReport.EndpointRecord(
+                    endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
             }
         }
     }
@@ -228,7 +238,8 @@ final class CheckSession: Sendable {
             if finding.severity == .error { finding.severity = .note }
             add([finding])
         }
-        for ambiguity in spec.ambiguities where ambiguity.kind == .choice && (ambiguity.endpoint.map(checked.contains) ?? true) {
+        for ambiguity in spec.ambiguities
+        where ambiguity.kind == .choice && (ambiguity.endpoint.map(checked.contains) ?? true) {
             add([
                 Diagnostic(
                     .note, rule: .ambiguity, endpoint: ambiguity.endpoint,
@@ -242,14 +253,17 @@ final class CheckSession: Sendable {
     /// Builds a request for `endpoint`: path and query parameters, the credentials its auth needs, a JSON body;
     /// generated values are changed to keep the endpoint's ``RequestRule``s.
     func request(
-        _ endpoint: AnyEndpoint, path: [String: String] = [:], query: [(String, String)] = [], headers: HeaderFields = [:],
+        _ endpoint: AnyEndpoint, path: [String: String] = [:], query: [(String, String)] = [],
+        headers: HeaderFields = [:],
         body: JSONValue? = nil, authenticated: Bool = true
     ) -> OutgoingRequest {
         var (path, query, body) = (path, query, body)
         endpoint.keepRules(path: &path, query: &query, body: &body)
         var url = options.baseURL + endpoint.path.expand(path)
         var fields: HeaderFields = ["Accept": "application/json"]
-        if let apiKey = options.credentials.apiKey, endpoint.parameters.contains(where: { $0.location == .header && $0.name == "apikey" }) {
+        if let apiKey = options.credentials.apiKey,
+            endpoint.parameters.contains(where: { $0.location == .header && $0.name == "apikey" })
+        {
             fields.add("apikey", apiKey)
         }
         if authenticated, let alternative = satisfiableSecurity(endpoint) {
@@ -257,8 +271,10 @@ final class CheckSession: Sendable {
                 switch scheme {
                 case .bearer: if let token { fields.add("Authorization", "Bearer \(token)") }
                 case .apiKey(let name, .header): if let apiKey = options.credentials.apiKey { fields.add(name, apiKey) }
-                case .apiKey(let name, .query): if let apiKey = options.credentials.apiKey { query.append((name, apiKey)) }
-                case .apiKey(let name, .cookie): if let apiKey = options.credentials.apiKey { fields.add("Cookie", "\(name)=\(apiKey)") }
+                case .apiKey(let name, .query):
+                    if let apiKey = options.credentials.apiKey { query.append((name, apiKey)) }
+                case .apiKey(let name, .cookie):
+                    if let apiKey = options.credentials.apiKey { fields.add("Cookie", "\(name)=\(apiKey)") }
                 case .basic: break
                 }
             }
@@ -266,22 +282,29 @@ final class CheckSession: Sendable {
             fields.add("Authorization", "Bearer \(token)")
         }
         if !query.isEmpty {
-            url += "?" + query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&")
+            url +=
+                "?"
+                + query.map { "\(PathTemplate.percentEncode($0.0))=\(PathTemplate.percentEncode($0.1))" }.joined(
+                    separator: "&")
         }
         // Required header parameters (`xero-tenant-id`): `--param`, the document's example, or a generated value.
         var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
         for parameter in endpoint.parameters where parameter.location == .header && parameter.required {
             guard fields[parameter.name] == nil, parameter.name.lowercased() != "authorization" else { continue }
-            let value = options.parameters[parameter.name]
+            let value =
+                options.parameters[parameter.name]
                 ?? Self.text(parameter.example ?? generator.value(for: parameter.schema, name: parameter.name))
             fields.add(parameter.name, value)
         }
         // A request sent without credentials carries none of the ones given as headers either.
-        let credentialHeaders = Set(["authorization"] + endpoint.security.joined().compactMap { scheme -> String? in
-            if case .apiKey(let name, .header) = scheme { return name.lowercased() }
-            return nil
-        })
-        for field in options.credentials.headers where authenticated || !credentialHeaders.contains(field.name.lowercased()) {
+        let credentialHeaders = Set(
+            ["authorization"]
+                + endpoint.security.joined().compactMap { scheme -> String? in
+                    if case .apiKey(let name, .header) = scheme { return name.lowercased() }
+                    return nil
+                })
+        for field in options.credentials.headers
+        where authenticated || !credentialHeaders.contains(field.name.lowercased()) {
             fields.set(field.name, field.value)
         }
         for field in headers { fields.set(field.name, field.value) }
@@ -304,7 +327,9 @@ final class CheckSession: Sendable {
         _ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?,
         path: [String: String] = [:]
     ) async -> (exchange: Exchange, body: JSONValue?) {
-        if state.withLock({ state in defer { state.largeAnswerFreed = false }; return state.largeAnswerFreed }) {
+        if state.withLock({ state in
+            defer { state.largeAnswerFreed = false }; return state.largeAnswerFreed
+        }) {
             Memory.giveBack()
         }
         var exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
@@ -314,14 +339,18 @@ final class CheckSession: Sendable {
         if case .response(var response) = exchange.outcome {
             response.body = []
             exchange.outcome = .response(response)
-            if (200..<300).contains(response.status) { learn(endpoint, path: path, response: response, body: body) }
+            if (200..<300).contains(response.status) {
+                learn(endpoint, path: path, response: response, body: body)
+                if let body { follow(endpoint.links, in: body) }
+            }
         }
         state.withLock { state in
             if let status = exchange.response?.status { state.elicited[endpoint.id, default: []].insert(status) }
             if let status = exchange.response?.status, (200..<300).contains(status), state.reached[endpoint.id] == nil {
                 state.reached[endpoint.id] = path
             }
-            var record = state.records[endpoint.id] ?? CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0)
+            var record =
+                state.records[endpoint.id] ?? CheckReport.EndpointRecord(endpoint: endpoint.id, requests: 0, seconds: 0)
             record.requests += 1
             record.seconds += exchange.duration
             state.largestAnswer = max(state.largestAnswer ?? 0, size)
@@ -415,18 +444,24 @@ final class CheckSession: Sendable {
             ]
             let request = request(endpoint, body: credentials, authenticated: false)
             let (_, body) = await perform(endpoint, request, expecting: [endpoint.success])
-            adopt(token: body.flatMap { DecodeVerdict.value(at: plan.token, in: $0)?.stringValue },
-                refresh: body.flatMap { body in plan.refreshToken.flatMap { DecodeVerdict.value(at: $0, in: body)?.stringValue } },
+            adopt(
+                token: body.flatMap { DecodeVerdict.value(at: plan.token, in: $0)?.stringValue },
+                refresh: body.flatMap { body in
+                    plan.refreshToken.flatMap { DecodeVerdict.value(at: $0, in: body)?.stringValue }
+                },
                 from: endpoint)
         } else if let client = credentials.client, case .oauth2(let path) = spec.auth,
             let endpoint = spec.endpoint("POST \(path)")
         {
             var request = request(endpoint, authenticated: false)
-            let form = [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret)]
+            let form = [
+                ("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret),
+            ]
             request.body = Array(form.map { "\($0.0)=\(PathTemplate.percentEncode($0.1))" }.joined(separator: "&").utf8)
             request.headers.set("Content-Type", "application/x-www-form-urlencoded")
             let (_, body) = await perform(endpoint, request, expecting: [endpoint.success])
-            adopt(token: body?["access_token"]?.stringValue, refresh: body?["refresh_token"]?.stringValue, from: endpoint)
+            adopt(
+                token: body?["access_token"]?.stringValue, refresh: body?["refresh_token"]?.stringValue, from: endpoint)
         }
     }
 
@@ -479,7 +514,8 @@ final class CheckSession: Sendable {
                     let names = endpoint.path.parameterNames.filter { options.parameters[$0] == nil }
                     skip(
                         endpoint,
-                        because: "no value for path parameter \(names.joined(separator: ", ")) was found in earlier answers; "
+                        because:
+                            "no value for path parameter \(names.joined(separator: ", ")) was found in earlier answers; "
                             + "give --param \(names.first ?? "name")=VALUE",
                         rule: .parameterUnresolved, severity: .warning)
                 }
@@ -533,7 +569,8 @@ final class CheckSession: Sendable {
     /// documented filter is seen to answer.
     private func tryEnumeratedValues(_ endpoint: AnyEndpoint, path: [String: String]) async {
         let base = queryValues(for: endpoint)
-        for parameter in endpoint.parameters where parameter.location == .query && options.parameters[parameter.name] == nil {
+        for parameter in endpoint.parameters
+        where parameter.location == .query && options.parameters[parameter.name] == nil {
             let values: [String]
             switch parameter.schema.resolved(in: spec.definitions) {
             case .string(let constraints)?: values = constraints.values ?? []
@@ -598,7 +635,9 @@ enum ParameterDiscovery {
 
     /// A value, and whether it comes from the list the path extends (else from a member named like the parameter
     /// somewhere in an answer, which may name another item).
-    static func value(for name: String, owner: String?, listPath: String, in bodies: [(endpoint: String, body: JSONValue)])
+    static func value(
+        for name: String, owner: String?, listPath: String, in bodies: [(endpoint: String, body: JSONValue)]
+    )
         -> (value: String, certain: Bool)?
     {
         let keys = name == "id" ? ["id", "_id"] : [name]
@@ -611,18 +650,23 @@ enum ParameterDiscovery {
         let singular = owner.hasSuffix("s") ? String(owner.dropLast()) : owner
         let named = generic.contains(name.lowercased()) ? [] : [name]
         for (_, body) in bodies {
-            if let value = search(body, depth: 0, match: { key, value in
-                if ([owner, singular] + named).contains(key) {
-                    let item = value.arrayValue?.first ?? value
-                    // `"tenant": "default_tenant"`, `"databases": ["default_database"]`: the value names it.
-                    if let found = scalar(item) { return found }
-                    for candidate in keys { if let found = scalar(item[candidate]) { return found } }
-                }
-                if ["\(singular)_\(name)", "\(singular)\(name.prefix(1).uppercased())\(name.dropFirst())"].contains(key) {
-                    return scalar(value)
-                }
-                return nil
-            }) {
+            if let value = search(
+                body, depth: 0,
+                match: { key, value in
+                    if ([owner, singular] + named).contains(key) {
+                        let item = value.arrayValue?.first ?? value
+                        // `"tenant": "default_tenant"`, `"databases": ["default_database"]`: the value names it.
+                        if let found = scalar(item) { return found }
+                        for candidate in keys { if let found = scalar(item[candidate]) { return found } }
+                    }
+                    if ["\(singular)_\(name)", "\(singular)\(name.prefix(1).uppercased())\(name.dropFirst())"].contains(
+                        key)
+                    {
+                        return scalar(value)
+                    }
+                    return nil
+                })
+            {
                 return (value, false)
             }
         }
@@ -639,9 +683,13 @@ enum ParameterDiscovery {
         switch value {
         case .object(let members):
             for key in members.keys.sorted() { if let found = match(key, members[key]!) { return found } }
-            for key in members.keys.sorted() { if let found = search(members[key]!, depth: depth + 1, match: match) { return found } }
+            for key in members.keys.sorted() {
+                if let found = search(members[key]!, depth: depth + 1, match: match) { return found }
+            }
         case .array(let elements):
-            for element in elements.prefix(3) { if let found = search(element, depth: depth + 1, match: match) { return found } }
+            for element in elements.prefix(3) {
+                if let found = search(element, depth: depth + 1, match: match) { return found }
+            }
         default: break
         }
         return nil

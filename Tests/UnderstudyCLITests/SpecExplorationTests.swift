@@ -88,7 +88,9 @@ struct SpecExplorationTests {
             allowWrites: true, probes: false, transport: HTTPTransport.Options(timeout: .seconds(120)))
         let report = await Checker(spec: spec, options: options).run()
         await server.stop()
-        let writes = report.sent.filter { $0.method != .get }.map { "\($0.method.rawValue) \(URL(string: $0.url)?.path ?? "")" }
+        let writes = report.sent.filter { $0.method != .get }.map {
+            "\($0.method.rawValue) \(URL(string: $0.url)?.path ?? "")"
+        }
         #expect(writes.first == "POST /notes", "\(writes)")
         #expect(writes.dropLast().last?.hasPrefix("DELETE /notes/") == true, "\(writes)")
         #expect(writes.last == "POST /auth/logout", "\(writes)")
@@ -97,6 +99,61 @@ struct SpecExplorationTests {
             report.endpoints.first { $0.endpoint == "DELETE /notes" }?.skipped
                 == "deletes only items the check made, and it names none")
         #expect(report.findings.filter { $0.severity == .error }.isEmpty)
+    }
+
+    /// A path value no name says where to find (`{owner}` is the user's `uuid`) is taken where the document's
+    /// OpenAPI link says: from `$response.body#/uuid` of `GET /me`, not made up. A link from a list answer is read
+    /// in its first item (`/name` of the first repository), as the link object of the OpenAPI 3.1 specification's
+    /// own example (`Tests/Documents/public/link-example.yaml`, `$response.body#/owner/username` on a list) means.
+    @Test func pathValuesComeFromTheDocumentsLinks() async throws {
+        let document = #"""
+            openapi: 3.1.0
+            info: {title: Repositories, version: "1"}
+            paths:
+              /me:
+                get:
+                  operationId: me
+                  responses:
+                    '200':
+                      description: The caller
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties: {uuid: {type: string}, name: {type: string}}
+                          example: {uuid: u-7f3a, name: Ada}
+                      links:
+                        repositories: {operationId: listRepositories, parameters: {owner: $response.body#/uuid}}
+              /owners/{owner}/repositories:
+                get:
+                  operationId: listRepositories
+                  parameters: [{name: owner, in: path, required: true, schema: {type: string, pattern: '^[a-z]-[0-9a-f]{4}$'}}]
+                  responses:
+                    '200':
+                      description: Their repositories
+                      content:
+                        application/json:
+                          schema: {type: array, items: {type: object, properties: {name: {type: string}}}}
+                          example: [{name: understudy}]
+                      links:
+                        repository: {operationRef: '#/paths/~1code~1{title}/get', parameters: {title: $response.body#/name}}
+              /code/{title}:
+                get:
+                  parameters: [{name: title, in: path, required: true, schema: {type: string}}]
+                  responses:
+                    '200': {description: A repository, content: {application/json: {schema: {type: object}}}}
+            """#
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "repositories.yaml")
+        let server = try await MockServer.start(try await ResourceMock(spec: spec))
+        let options = CheckOptions(
+            baseURL: server.baseURL.absoluteString, probes: false,
+            transport: HTTPTransport.Options(timeout: .seconds(120)))
+        let report = await Checker(spec: spec, options: options).run()
+        await server.stop()
+        let paths = report.sent.map { URL(string: $0.url)?.path ?? "" }
+        #expect(paths.contains("/owners/u-7f3a/repositories"), "\(paths)")
+        #expect(paths.contains("/code/understudy"), "\(paths)")
+        #expect(report.findings.filter { $0.severity == .error }.isEmpty, "\(report.findings.map(\.summary))")
     }
 
     @Test func theCheckerExploresEveryDocumentWithoutAnError() async throws {
@@ -112,7 +169,8 @@ struct SpecExplorationTests {
                 for operation in resource.operations where !called.contains(operation.endpoint) {
                     // The check deletes only what it made.
                     if operation.role == .delete && resource.operation(.create) == nil { continue }
-                    Issue.record("\(document): \(operation.role.rawValue) \(operation.endpoint) of \(resource.name) not reached")
+                    Issue.record(
+                        "\(document): \(operation.role.rawValue) \(operation.endpoint) of \(resource.name) not reached")
                 }
             }
             total += spec.endpoints.count
