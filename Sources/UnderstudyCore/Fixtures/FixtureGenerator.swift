@@ -109,9 +109,11 @@ public struct FixtureGenerator {
                 names.append(reference)
                 current = definition
             }
-            let nested = models.count >= Self.recursionDepth && names.contains { name in
-                models.lazy.filter { $0 == name }.count >= Self.recursionDepth
-            }
+            let nested =
+                models.count >= Self.recursionDepth
+                && names.contains { name in
+                    models.lazy.filter { $0 == name }.count >= Self.recursionDepth
+                }
             if nested || depth > Self.maximumDepth { return minimal(current, name: name, visiting: seen) }
             models += names
             defer { models.removeLast(names.count) }
@@ -134,7 +136,8 @@ public struct FixtureGenerator {
             return .array([])
         case .array(let array):
             let count = array.minItems ?? 0
-            return .array((0..<count).map { _ in minimal(array.items, name: name.map(Self.singular), visiting: visiting) })
+            return .array(
+                (0..<count).map { _ in minimal(array.items, name: name.map(Self.singular), visiting: visiting) })
         case .oneOf(let alternatives):
             let ending = alternatives.first {
                 SchemaCycles.isBuildable($0, definitions: definitions, direction: direction, visiting: visiting)
@@ -165,7 +168,9 @@ public struct FixtureGenerator {
         var lower = constraints.minimum ?? 0
         var upper = constraints.maximum ?? Swift.max(lower, 100)
         if constraints.maximum == nil {
-            if hint.hasSuffix("id") || hint.hasSuffix("_id") { (lower, upper) = (Swift.max(lower, 1), Swift.max(lower, 99_999)) }
+            if hint.hasSuffix("id") || hint.hasSuffix("_id") {
+                (lower, upper) = (Swift.max(lower, 1), Swift.max(lower, 99_999))
+            }
             if hint.contains("year") { (lower, upper) = (Swift.max(lower, 2013), Swift.max(lower, 2025)) }
             if hint.contains("month") && !hint.contains("pool") { (lower, upper) = (Swift.max(lower, 1), 12) }
             if hint.contains("day") && hint.contains("month") { (lower, upper) = (Swift.max(lower, 1), 28) }
@@ -206,7 +211,8 @@ public struct FixtureGenerator {
         let (low, high) = (Swift.max(lower, -1e13), Swift.min(Swift.max(upper, lower), 1e13))
         guard low <= high else { return .number(JSONNumber(lower.nextUp)) }
         let cents = Int((low * 100).rounded(.up))
-        let drawn = random.int(in: cents...Swift.max(cents, Int((Swift.min(high, low + 1_000_000) * 100).rounded(.down))))
+        let drawn = random.int(
+            in: cents...Swift.max(cents, Int((Swift.min(high, low + 1_000_000) * 100).rounded(.down))))
         return .number(JSONNumber(uncheckedLiteral: Self.twoDecimals(Double(drawn) / 100)))
     }
 
@@ -240,7 +246,25 @@ public struct FixtureGenerator {
         if let maximum = constraints.maxLength, text.count > maximum {
             text = String(text.prefix(maximum))
         }
+        if let pattern = constraints.pattern, !RegularExpression.matches(text, pattern: pattern) {
+            return matching(pattern, constraints: constraints) ?? text
+        }
         return text
+    }
+
+    /// A string drawn from `pattern` that it matches and whose length the constraints allow, in a few draws;
+    /// `nil` for a pattern ``PatternSample`` cannot draw from.
+    private mutating func matching(_ pattern: String, constraints: StringConstraints) -> String? {
+        guard let sample = PatternSample(pattern) else { return nil }
+        for _ in 0..<16 {
+            let text = sample.draw(using: &random)
+            if text.count >= constraints.minLength ?? 0, text.count <= constraints.maxLength ?? .max,
+                RegularExpression.matches(text, pattern: pattern)
+            {
+                return text
+            }
+        }
+        return nil
     }
 
     private mutating func formatted(_ format: StringFormat, name: String?) -> String {
@@ -261,7 +285,9 @@ public struct FixtureGenerator {
 
     /// Makes generated members meet a rule between them: the later value swapped with the earlier one (a second
     /// later when they are equal), the properties a set one requires generated.
-    private mutating func keep(_ rule: ObjectRule, in members: inout [String: JSONValue], object: ObjectSchema, depth: Int) {
+    private mutating func keep(
+        _ rule: ObjectRule, in members: inout [String: JSONValue], object: ObjectSchema, depth: Int
+    ) {
         switch rule {
         case .after(let property, let other):
             guard let value = members[property], let bound = members[other],
@@ -293,7 +319,8 @@ public struct FixtureGenerator {
     }
 
     private mutating func dateNear() -> Date {
-        Self.referenceInstant.addingTimeInterval(Double(random.int(in: -60...60) * 86_400 + random.int(in: 0...23) * 900))
+        Self.referenceInstant.addingTimeInterval(
+            Double(random.int(in: -60...60) * 86_400 + random.int(in: 0...23) * 900))
     }
 
     private mutating func uuid() -> String {
@@ -316,12 +343,15 @@ public struct FixtureGenerator {
         case hint.contains("email"): return email()
         case hint.contains("firstname"): return random.pick(Names.first)
         case hint.contains("lastname"): return random.pick(Names.last)
-        case hint == "login": return String(Self.slug(random.pick(Names.first)).prefix(6) + Self.slug(random.pick(Names.last)).prefix(2))
-        case hint.contains("fullname") || hint.contains("displayname") || hint.hasSuffix("name") && !hint.contains("category")
-            && !hint.contains("type"):
+        case hint == "login":
+            return String(Self.slug(random.pick(Names.first)).prefix(6) + Self.slug(random.pick(Names.last)).prefix(2))
+        case hint.contains("fullname") || hint.contains("displayname")
+            || hint.hasSuffix("name") && !hint.contains("category")
+                && !hint.contains("type"):
             return "\(random.pick(Names.first)) \(random.pick(Names.last))"
         case hint.contains("title"): return random.pick(Names.titles)
-        case hint.contains("description") || hint.contains("message") || hint.contains("instructions") || hint.contains("bio"):
+        case hint.contains("description") || hint.contains("message") || hint.contains("instructions")
+            || hint.contains("bio"):
             return random.pick(Names.sentences)
         case hint.contains("city"): return random.pick(Names.cities)
         case hint.contains("street") || hint.contains("address") || hint == "location" || hint == "host":
@@ -363,17 +393,26 @@ public struct FixtureGenerator {
 }
 
 private enum Names {
-    static let first = ["Camille", "Léa", "Hugo", "Chloé", "Louis", "Manon", "Gabriel", "Inès", "Jules", "Sarah", "Adam", "Emma", "John", "Maya", "Noah"]
-    static let last = ["Martin", "Bernard", "Dubois", "Thomas", "Robert", "Richard", "Petit", "Durand", "Leroy", "Moreau", "Doe", "Garcia", "Nguyen"]
+    static let first = [
+        "Camille", "Léa", "Hugo", "Chloé", "Louis", "Manon", "Gabriel", "Inès", "Jules", "Sarah", "Adam", "Emma",
+        "John", "Maya", "Noah",
+    ]
+    static let last = [
+        "Martin", "Bernard", "Dubois", "Thomas", "Robert", "Richard", "Petit", "Durand", "Leroy", "Moreau", "Doe",
+        "Garcia", "Nguyen",
+    ]
     static let titles = [
         "Weekend Football Match", "Grande Brocante du Village", "Morning Run by the Lake", "Vide-grenier de printemps",
-        "Appartement 2 chambres lumineux", "Yoga in the Park", "Marché aux puces du dimanche", "Studio meublé proche gare",
+        "Appartement 2 chambres lumineux", "Yoga in the Park", "Marché aux puces du dimanche",
+        "Studio meublé proche gare",
     ]
     static let sentences = [
         "Join us for a friendly match!", "Vide-grenier annuel avec plus de 50 exposants.",
         "Bright flat close to public transport.", "Bring water and good shoes.", "Parking gratuit disponible.",
     ]
     static let cities = ["Paris", "Lyon", "Bourg-en-Bresse", "Nantes", "Lille", "Bordeaux", "Toulouse", "Marseille"]
-    static let streets = ["rue de la République", "avenue Jean Jaurès", "Place de la Mairie", "boulevard Voltaire", "rue Victor Hugo"]
+    static let streets = [
+        "rue de la République", "avenue Jean Jaurès", "Place de la Mairie", "boulevard Voltaire", "rue Victor Hugo",
+    ]
     static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
 }
