@@ -86,15 +86,19 @@ struct FixtureGeneratorTests {
 
     /// A string constrained only by its `pattern` is drawn from the pattern, so mock answers and the checker's
     /// request bodies meet the document's own schema. The patterns are real documents': Apache Polaris's names
-    /// (a lookahead), Redocly's museum hours, GitHub's and Stripe's identifiers, semantic versions, BCP 47 tags.
+    /// (a negative lookahead), the usual password rules (positive lookaheads, VideGreniers' among them), Redocly's
+    /// museum hours, GitHub's and Stripe's identifiers, semantic versions, BCP 47 tags.
     @Test(arguments: [
         #"^(?!\s*[sS][yY][sS][tT][eE][mM]\$).*$"#, #"^([01]\d|2[0-3]):?([0-5]\d)$"#, #"^[A-Z]{3}-[0-9]{4}$"#,
         #"^(cus|acct)_[A-Za-z0-9]{14,24}$"#, #"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$"#, #"^[a-z]{2,3}(-[A-Z]{2})?$"#,
         #"^[^@\s]+@[^@\s]+\.[a-z]{2,}$"#, #"^#[0-9a-fA-F]{6}$"#, #"^(?<owner>[\w.-]+)/(?<repo>[\w.-]+)$"#,
-        #"[0-9]{5}"#, #"^\+?[1-9]\d{1,14}$"#, #"^[\u00C0-\u00FFa-z ]{3,12}$"#, #"^v[0-9]+(?:\.[0-9]+){0,2}$"#,
+        #"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])"#, #"^(?=.*[A-Za-z])(?=.*\d)(?!.*\s).{8,64}$"#, #"[0-9]{5}"#,
+        #"^\+?[1-9]\d{1,14}$"#, #"^[\u00C0-\u00FFa-z ]{3,12}$"#, #"^v[0-9]+(?:\.[0-9]+){0,2}$"#,
     ])
     func aPatternIsMet(pattern: String) {
-        let schemas: [Schema] = [.string(pattern: pattern), .string(maxLength: 24, pattern: pattern)]
+        var schemas: [Schema] = [.string(pattern: pattern), .string(maxLength: 24, pattern: pattern)]
+        // A password rule with its minimum length, as VideGreniers' `RegisterRequest` declares it.
+        if pattern.contains("(?=") { schemas.append(.string(minLength: 8, pattern: pattern)) }
         for schema in schemas {
             for seed in UInt64(1)...40 {
                 var generator = FixtureGenerator(seed: seed)

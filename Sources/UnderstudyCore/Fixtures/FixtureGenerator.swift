@@ -252,13 +252,17 @@ public struct FixtureGenerator {
         return text
     }
 
+    private static let letters = Array("abcdefghijkmnpqrstuvwxyz")
+
     /// A string drawn from `pattern` that it matches and whose length the constraints allow, in a few draws;
     /// `nil` for a pattern ``PatternSample`` cannot draw from.
     private mutating func matching(_ pattern: String, constraints: StringConstraints) -> String? {
         guard let sample = PatternSample(pattern) else { return nil }
         for _ in 0..<16 {
-            let text = sample.draw(using: &random)
-            if text.count >= constraints.minLength ?? 0, text.count <= constraints.maxLength ?? .max,
+            var text = sample.draw(using: &random)
+            // Short of the minimum length, a pattern open at its end (`^(?=.*[A-Z])`) takes more letters.
+            while text.count < constraints.minLength ?? 0 { text.append(random.pick(Self.letters)) }
+            if text.count <= constraints.maxLength ?? .max,
                 RegularExpression.matches(text, pattern: pattern)
             {
                 return text

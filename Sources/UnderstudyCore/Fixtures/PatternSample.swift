@@ -2,9 +2,12 @@
 /// request body needs when a document constrains a string only by its pattern (`^[A-Z]{3}-[0-9]{4}$`).
 ///
 /// The pattern is read into a small tree (literals, classes, `\d` `\w` `\s` `.`, groups, alternatives,
-/// quantifiers) and a string drawn from it; a repetition without an upper bound repeats at most three times more
-/// than its lower one. What the reading cannot draw from (a lookaround, a back-reference) draws nothing, and the
-/// caller keeps a sample only if ``RegularExpression`` matches it: a sample is a candidate, never assumed right.
+/// quantifiers) and a string drawn from it; a repetition repeats at most three times more than its lower bound, so
+/// samples stay short and readable. A positive lookahead's text is drawn in place, which meets the idiom of password rules
+/// (`^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$` draws a lower-case letter, an upper-case one and a digit before the
+/// rest). What the reading cannot draw from (a negative lookaround, a lookbehind, a back-reference) draws
+/// nothing, and the caller keeps a sample only if ``RegularExpression`` matches it: a sample is a candidate,
+/// never assumed right.
 ///
 /// ```swift
 /// var random = SeededRandom(seed: 7)
@@ -17,7 +20,7 @@ struct PatternSample {
         case sequence([Node])
         case alternatives([Node])
         case repeated(Node, minimum: Int, maximum: Int)
-        /// An anchor, a boundary or a lookaround: matches without drawing.
+        /// An anchor, a boundary, a negative lookahead or a lookbehind: matches without drawing.
         case nothing
     }
 
@@ -98,8 +101,8 @@ struct PatternSample {
                 if current == "?" {
                     index += 1
                     switch current {
-                    case ":": index += 1
-                    case "=", "!":
+                    case ":", "=": index += 1  // a lookahead's text is drawn: see `init`
+                    case "!":
                         index += 1
                         lookaround = true
                     case "<":
@@ -152,7 +155,7 @@ struct PatternSample {
                     return nil
                 }
                 index += 1
-                return (lower, upper)
+                return (lower, min(upper, lower + 3))
             default: return nil
             }
         }
