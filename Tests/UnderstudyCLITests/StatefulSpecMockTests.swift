@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import Testing
 import UnderstudyCore
-import UnderstudyTestSupport
 import UnderstudyMock
 import UnderstudyMockServer
+import UnderstudyOpenAPI
 import UnderstudySpecs
+import UnderstudyTestSupport
 
 @testable import UnderstudyCLI
 
@@ -33,7 +34,8 @@ struct StatefulSpecMockTests {
             let before = try await LoopbackHTTP.send("GET", "\(base)/owners?limit=100")
             let total = try #require(before.json?["total"]?.numberValue?.intValue)
 
-            let created = try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Léa Girard", "city": "Nantes", "id": 7])
+            let created = try await LoopbackHTTP.send(
+                "POST", "\(base)/owners", ["name": "Léa Girard", "city": "Nantes", "id": 7])
             #expect(created.status == 201)
             let owner = try #require(created.json)
             let id = try #require(owner["id"]?.numberValue?.intValue)
@@ -91,10 +93,13 @@ struct StatefulSpecMockTests {
     @Test func nestedItemsLiveUnderTheirParentAndGoWithIt() async throws {
         try await Self.withShelter { base in
             let first = try #require(
-                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Noah Petit"]).json?["id"]?.numberValue?.intValue)
+                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Noah Petit"]).json?["id"]?.numberValue?
+                    .intValue)
             let second = try #require(
-                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Jade Roux"]).json?["id"]?.numberValue?.intValue)
-            let created = try await LoopbackHTTP.send("POST", "\(base)/owners/\(first)/pets", ["name": "Moka", "species": "cat"])
+                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Jade Roux"]).json?["id"]?.numberValue?
+                    .intValue)
+            let created = try await LoopbackHTTP.send(
+                "POST", "\(base)/owners/\(first)/pets", ["name": "Moka", "species": "cat"])
             #expect(created.status == 201)
             let pet = try #require(created.json)
             let petID = try #require(pet["id"]?.stringValue)
@@ -115,7 +120,8 @@ struct StatefulSpecMockTests {
 
             // Under an owner that does not exist, nothing is created.
             #expect(
-                try await LoopbackHTTP.send("POST", "\(base)/owners/999999/pets", ["name": "Rex", "species": "dog"]).status
+                try await LoopbackHTTP.send("POST", "\(base)/owners/999999/pets", ["name": "Rex", "species": "dog"])
+                    .status
                     == 404)
             // An owner's pets go with it.
             #expect(try await LoopbackHTTP.send("DELETE", "\(base)/owners/\(first)").status == 204)
@@ -127,7 +133,8 @@ struct StatefulSpecMockTests {
     @Test func listsPageAndSearchesFilter() async throws {
         try await Self.withShelter { base in
             for name in ["A", "B", "C"] {
-                _ = try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": .string("Owner \(name)"), "city": "Arles"])
+                _ = try await LoopbackHTTP.send(
+                    "POST", "\(base)/owners", ["name": .string("Owner \(name)"), "city": "Arles"])
             }
             let all = try #require(try await LoopbackHTTP.send("GET", "\(base)/owners?limit=100").json)
             let total = try #require(all["total"]?.numberValue?.intValue)
@@ -137,6 +144,61 @@ struct StatefulSpecMockTests {
             let found = try await LoopbackHTTP.send("POST", "\(base)/owners/query", ["city": "Arles"])
             #expect(found.json?.arrayValue?.map { $0["name"] } == ["Owner A", "Owner B", "Owner C"])
         }
+    }
+
+    /// What a document declares of its lists is what `mock --spec` does, stateful or not: VideGreniers' exported
+    /// document pages its events in the body (`page`/`pageSize`, described under `/pagination`) and declares the
+    /// meanings of `eventType` (equals `/eventType`) and `sortBy`/`sortDescending`; 42's declares `filter[active]`
+    /// (sessions without `end_at`), on a list that is no resource's and answers generated sessions.
+    @Test func declaredMeaningsAndPagesInTheBodyAreHonoured() async throws {
+        let headers = ["Authorization": "Bearer \(FixtureMock.readyToken)"]
+        func served(_ spec: APISpec) async throws -> MockServer {
+            let document = try OpenAPIImport.spec(Array(try OpenAPIExport.json(spec).utf8), source: "\(spec.id).json")
+            return try await MockServer.start(try await ResourceMock(spec: document))
+        }
+        let videGreniers = try await served(VideGreniers.spec)
+        let events = videGreniers.baseURL.absoluteString + "/api/events"
+        let all = try #require(try await LoopbackHTTP.send("GET", "\(events)?pageSize=100", headers: headers).json)
+        let items = try #require(all["data"]?.arrayValue)
+        #expect(items.count >= 3)
+        #expect(all["pagination"]?["totalCount"] == .integer(items.count))
+        let second = try #require(
+            try await LoopbackHTTP.send("GET", "\(events)?page=2&pageSize=1", headers: headers).json)
+        #expect(second["data"]?.arrayValue == [items[1]])
+        #expect(second["pagination"]?["page"] == 2)
+        #expect(second["pagination"]?["totalPages"] == .integer(items.count))
+        #expect(second["pagination"]?["hasPreviousPage"] == true)
+        #expect(second["pagination"]?["hasNextPage"] == .bool(items.count > 2))
+        let type = try #require(items[0]["eventType"])
+        let typed = try #require(
+            try await LoopbackHTTP.send(
+                "GET", "\(events)?pageSize=100&eventType=\(type.serialized())", headers: headers
+            )
+            .json?["data"]?.arrayValue)
+        #expect(!typed.isEmpty && typed.allSatisfy { $0["eventType"] == type })
+        #expect(typed.count == items.filter { $0["eventType"] == type }.count)
+        let newest = try #require(
+            try await LoopbackHTTP.send(
+                "GET", "\(events)?pageSize=100&sortBy=StartDate&sortDescending=true", headers: headers
+            ).json?["data"]?.arrayValue)
+        let starts = newest.compactMap { $0["startDate"]?.stringValue.flatMap { Date(iso8601: $0) } }
+        #expect(starts.count == items.count && starts == starts.sorted(by: >), "\(starts)")
+        await videGreniers.stop()
+
+        let intra = try await served(Intra42.spec)
+        let locations = intra.baseURL.absoluteString + "/v2/users/louisdo/locations"
+        let every = try #require(try await LoopbackHTTP.send("GET", locations, headers: headers).json?.arrayValue)
+        let open = try #require(
+            try await LoopbackHTTP.send("GET", "\(locations)?filter%5Bactive%5D=true", headers: headers).json?
+                .arrayValue)
+        let closed = try #require(
+            try await LoopbackHTTP.send("GET", "\(locations)?filter%5Bactive%5D=false", headers: headers).json?
+                .arrayValue)
+        #expect(
+            open.allSatisfy { ($0["end_at"] ?? .null) == .null }
+                && closed.allSatisfy { ($0["end_at"] ?? .null) != .null })
+        #expect(open.count + closed.count == every.count && every.count >= 2, "\(every)")
+        await intra.stop()
     }
 
     /// A `Prefer` answer is the document's (Prism's way of choosing one), and it changes nothing.
@@ -167,7 +229,8 @@ struct StatefulSpecMockTests {
         let state = ["--state", folder.appendingPathComponent("state.sqlite").path]
         let id = try await Self.withShelter(state) { base in
             try #require(
-                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Kept Owner"]).json?["id"]?.numberValue?.intValue)
+                try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Kept Owner"]).json?["id"]?.numberValue?
+                    .intValue)
         }
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state-shelter.sqlite").path))
         try await Self.withShelter(state) { base in
@@ -175,7 +238,10 @@ struct StatefulSpecMockTests {
             // The next id continues the sequence.
             let next = try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": "Next Owner"]).json?["id"]
             #expect(next == .integer(id + 1))
-            #expect(try await LoopbackHTTP.send("POST", "\(base.replacingOccurrences(of: "/v2", with: ""))/__understudy/reset").status == 200)
+            #expect(
+                try await LoopbackHTTP.send(
+                    "POST", "\(base.replacingOccurrences(of: "/v2", with: ""))/__understudy/reset"
+                ).status == 200)
             #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)").status == 404)
         }
     }

@@ -39,7 +39,9 @@ package struct FixtureMock: ReadsFixtures {
     /// - Throws: ``FixtureError`` or a file error naming a fixture file that cannot be read.
     package init(spec: APISpec, replaying configuration: MockConfiguration) throws {
         let source =
-            try configuration.fixturesDirectory.map { try FixtureSource(seed: configuration.seed, folder: $0, specs: [spec]) }
+            try configuration.fixturesDirectory.map {
+                try FixtureSource(seed: configuration.seed, folder: $0, specs: [spec])
+            }
         self.init(spec: spec, configuration: configuration, recorded: source)
     }
 
@@ -127,14 +129,23 @@ package struct FixtureMock: ReadsFixtures {
         guard let mediaType = response.mediaType else {
             return .empty(status: status, headers: declaredHeaders(response, spec: spec, random: &random, taken: []))
         }
-        let body =
+        let recorded = fixtures.flatMap { $0.recorded(endpoint.id, status: status, in: spec) }
+        var body =
             if let state, status == endpoint.success.rawValue, response.isJSON {
                 Body.json(state)
             } else {
                 try self.body(
                     response, status: status, preference: preference, spec: spec, imported: !endpoint.responses.isEmpty,
-                    recorded: fixtures.flatMap { $0.recorded(endpoint.id, status: status, in: spec) }, random: &random)
+                    recorded: recorded, random: &random)
             }
+        // A made-up list answers what the request asks of it; a recorded or chosen one is the server's own.
+        if state == nil, recorded == nil, preference.example == nil, status == endpoint.success.rawValue,
+            case .json(let value) = body, let schema = response.model?.schema
+        {
+            body = .json(
+                ListCriteria(endpoint: endpoint).shaped(
+                    value, schema: schema, spec: spec, query: request.query, now: now()))
+        }
         var headers: [(name: String, value: String)] = [("Content-Type", mediaType)]
         let bytes: [UInt8]
         switch body {

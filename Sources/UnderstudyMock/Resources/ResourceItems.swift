@@ -108,7 +108,9 @@ struct ResourceItems {
                 guard let property = object[name], trusted || property.access != .readOnly else { continue }
                 if request.isValid(value, against: property.schema) {
                     members[name] = filled(value, property.schema, generator: &generator)
-                } else if case .object(let given) = value, case .object(var base)? = members[name] ?? previousMember(old, name) {
+                } else if case .object(let given) = value,
+                    case .object(var base)? = members[name] ?? previousMember(old, name)
+                {
                     // Part of an object the item's schema describes more strictly (a free map of settings into an
                     // object with required keys): what was sent, over what was there.
                     for (key, member) in given { base[key] = member }
@@ -354,6 +356,12 @@ struct ListCriteria {
     /// The body of a search by POST.
     var body: [String: JSONValue] = [:]
 
+    /// Criteria of the declared meanings and paging alone, for a list that is no resource's.
+    init(endpoint: AnyEndpoint) {
+        self.endpoint = endpoint
+        object = nil
+    }
+
     init(endpoint: AnyEndpoint, resource: Resource, spec: APISpec) {
         self.endpoint = endpoint
         if case .object(let object)? = resource.schema.resolved(in: spec.definitions) {
@@ -375,10 +383,17 @@ struct ListCriteria {
         return sizeNames.contains(lowered) || offsetNames.contains(lowered) || pageNames.contains(lowered)
     }
 
-    func matches(_ item: JSONValue, query: QueryItems) -> Bool {
+    func matches(_ item: JSONValue, query: QueryItems, now: Date) -> Bool {
+        // What the parameters' declared meanings keep, a default applying where the query gives no value.
+        for parameter in endpoint.parameters where parameter.location == .query {
+            guard let meaning = parameter.meaning,
+                let asked = query[parameter.name] ?? parameter.defaultValue.flatMap(ResourceItems.text)
+            else { continue }
+            if meaning.keeps(item, asked: asked, now: now) == false { return false }
+        }
         guard let object else { return true }
         for parameter in endpoint.parameters where parameter.location == .query && !Self.isPaging(parameter.name) {
-            guard object[parameter.name] != nil else { continue }
+            guard parameter.meaning == nil, object[parameter.name] != nil else { continue }
             let values = query.all(parameter.name).flatMap { value -> [String] in
                 if case .array = parameter.schema.nonNull { return value.split(separator: ",").map(String.init) }
                 return [value]
@@ -396,7 +411,7 @@ struct ListCriteria {
     }
 
     /// Whether a member has a value: equal as text, or for an array one element that is (or names) it.
-    private static func matches(_ member: JSONValue?, _ text: String) -> Bool {
+    static func matches(_ member: JSONValue?, _ text: String) -> Bool {
         switch member {
         case .string(let string)?: return string == text
         case .number(let number)?: return number.literal == text || Double(number.literal) == Double(text)
@@ -412,23 +427,99 @@ struct ListCriteria {
         }
     }
 
-    /// The page a request asks for: after `offset` (or `(page - first) × size`), at most `limit` (or size) items.
-    func page<Row>(_ rows: [Row], query: QueryItems) -> ArraySlice<Row> {
+    /// The rows in the order the request's sort parameters ask (``QueryMeaning/sortKey(_:descending:)``).
+    func sorted<Row>(_ rows: [Row], by item: (Row) -> JSONValue, query: QueryItems) -> [Row] {
+        endpoint.parameters.reduce(rows) { rows, parameter in
+            parameter.meaning?.sorted(rows, by: item, query: query, parameter: parameter) ?? rows
+        }
+    }
+
+    /// The window a request asks for: after `offset` (or `(page - first) × size`), at most `limit` (or size) items.
+    /// The page and size parameters are the ones the endpoint's paging declares (`page`/`pageSize`), else the ones
+    /// named as APIs name them.
+    struct Window {
+        var offset = 0
+        var size: Int?
+        /// The page number asked (or the first), when the list is paged by number.
+        var number: Int?
+    }
+
+    func window(_ query: QueryItems) -> Window {
         let declared = endpoint.parameters.filter { $0.location == .query }
+        var sizeNames = Self.sizeNames
+        var pageNames = Self.pageNames
+        if case .pageInBody(let page, let size, _) = endpoint.pagination {
+            (sizeNames, pageNames) = ([size.lowercased()], [page.lowercased()])
+        }
         func parameter(_ names: Set<String>) -> Parameter? { declared.first { names.contains($0.name.lowercased()) } }
         func number(_ parameter: Parameter?) -> Int? {
             guard let parameter else { return nil }
             return query[parameter.name].flatMap { Int($0) } ?? parameter.defaultValue?.numberValue?.intValue
         }
-        let size = number(parameter(Self.sizeNames)).flatMap { $0 > 0 ? $0 : nil }
-        var offset = parameter(Self.offsetNames).flatMap { query[$0.name] }.flatMap { Int($0) }
-        if offset == nil, let size, let page = parameter(Self.pageNames), let number = query[page.name].flatMap({ Int($0) })
-        {
-            let first = if case .integer(let constraints) = page.schema.nonNull, constraints.minimum == 0 { 0 } else { 1 }
-            offset = max(0, number - first).multipliedReportingOverflow(by: size).partialValue
+        var window = Window(size: number(parameter(sizeNames)).flatMap { $0 > 0 ? $0 : nil })
+        if let offset = parameter(Self.offsetNames).flatMap({ query[$0.name] }).flatMap({ Int($0) }) {
+            window.offset = max(0, offset)
+        } else if let page = parameter(pageNames) {
+            let first =
+                if case .integer(let constraints) = page.schema.nonNull, constraints.minimum == 0 { 0 } else { 1 }
+            let asked = max(first, number(page) ?? first)
+            window.number = asked
+            if let size = window.size {
+                window.offset = (asked - first).multipliedReportingOverflow(by: size).partialValue
+            }
         }
-        let start = min(max(0, offset ?? 0), rows.count)
-        let end = size.map { min(rows.count, start + min($0, rows.count)) } ?? rows.count
+        return window
+    }
+
+    /// The page a request asks for (``window(_:)``).
+    func page<Row>(_ rows: [Row], query: QueryItems) -> ArraySlice<Row> {
+        let window = window(query)
+        let start = min(window.offset, rows.count)
+        let end = window.size.map { min(rows.count, start + min($0, rows.count)) } ?? rows.count
         return rows[start..<end]
+    }
+
+    /// A list answer made up from the document (an example, a generated body) as the request asks it: its items
+    /// filtered and ordered by the parameters' declared meanings, and cut to the page asked where the answer
+    /// describes its page. Anything else is left as it is.
+    func shaped(_ body: JSONValue, schema: Schema, spec: APISpec, query: QueryItems, now: Date) -> JSONValue {
+        let paged = if case .pageInBody = endpoint.pagination { true } else { false }
+        guard paged || endpoint.parameters.contains(where: { $0.meaning != nil }),
+            let (pointer, _) = ResourceInference.listItems(in: schema, spec.definitions),
+            let items = body[pointer: pointer]?.arrayValue
+        else { return body }
+        let kept = sorted(items.filter { matches($0, query: query, now: now) }, by: { $0 }, query: query)
+        var shaped = body
+        shaped[pointer: pointer] = .array(paged ? Array(page(kept, query: query)) : kept)
+        describePage(&shaped, query: query, total: kept.count)
+        return shaped
+    }
+
+    /// Writes the page's description where the endpoint's paging keeps it (`/pagination`: `page`, `pageSize` or
+    /// `limit`, `totalCount` or `total`, `totalPages`, `hasNextPage`, `hasPreviousPage`), in the members the answer
+    /// has.
+    func describePage(_ body: inout JSONValue, query: QueryItems, total: Int) {
+        guard case .pageInBody(_, _, let pointer) = endpoint.pagination,
+            case .object(var members)? = body[pointer: pointer]
+        else { return }
+        let window = window(query)
+        let size = window.size ?? max(total, 1)
+        let pages = total == 0 ? 0 : (total + size - 1) / size
+        let number = window.number ?? window.offset / size + 1
+        for name in members.keys {
+            let lowered = name.lowercased()
+            switch lowered {
+            case "page", "currentpage", "pagenumber", "page_number", "current_page": members[name] = .integer(number)
+            case _ where Self.sizeNames.contains(lowered): members[name] = .integer(size)
+            case "total", "totalcount", "totalitems", "total_count", "count": members[name] = .integer(total)
+            case "totalpages", "total_pages", "pagecount", "pages": members[name] = .integer(pages)
+            case "hasnextpage", "hasnext", "has_next", "has_next_page":
+                members[name] = .bool(window.offset + size < total)
+            case "haspreviouspage", "hasprevious", "has_previous", "has_previous_page", "hasprev":
+                members[name] = .bool(window.offset > 0)
+            default: continue
+            }
+        }
+        body[pointer: pointer] = .object(members)
     }
 }

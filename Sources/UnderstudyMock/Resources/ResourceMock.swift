@@ -137,11 +137,18 @@ package final class ResourceMock: ReadsFixtures {
         guard let rows else { return try missing(plan, place: place, request: request, spec: spec, parent: true) }
         var criteria = ListCriteria(endpoint: plan.endpoint, resource: plan.resource, spec: spec)
         if plan.endpoint.method == .post, case .object(let members)? = request.json { criteria.body = members }
-        let matching = rows.filter { criteria.matches($0.item, query: request.query) }
-        let page = plan.endpoint.pagination == .none ? criteria.page(matching, query: request.query) : matching[...]
-        let answer = items.listAnswer(
+        let now = now()
+        var matching = rows.filter { criteria.matches($0.item, query: request.query, now: now) }
+        matching = criteria.sorted(matching, by: \.item, query: request.query)
+        let page: ArraySlice<ResourceRow>
+        switch plan.endpoint.pagination {
+        case .none, .pageInBody: page = criteria.page(matching, query: request.query)
+        case .linkHeader, .range: page = matching[...]  // paged with the answer's headers
+        }
+        var answer = items.listAnswer(
             page.map { ($0.key, $0.item) }, total: matching.count, endpoint: plan.endpoint,
             pointer: plan.operation.answer!, element: plan.operation.element)
+        criteria.describePage(&answer, query: request.query, total: matching.count)
         return try fixture.answer(request, endpoint: plan.endpoint, spec: spec, state: answer)
     }
 
@@ -162,7 +169,8 @@ package final class ResourceMock: ReadsFixtures {
             guard lenient || parentExists(place, plan: plan, in: state) else { return .missing(parent: true) }
             let body = request.json ?? .object([:])
             var id = items.givenID(in: body)
-            if let given = id, state.tables[plan.resource.name]?[key: ResourceRow.key(parent: place.parent, id: given)] != nil,
+            if let given = id,
+                state.tables[plan.resource.name]?[key: ResourceRow.key(parent: place.parent, id: given)] != nil,
                 plan.endpoint.documents(.conflict)
             {
                 throw MockError(.conflict, "\(plan.resource.name) \(given) already exists")
@@ -230,13 +238,16 @@ package final class ResourceMock: ReadsFixtures {
             return .row(row)
         }
         if case .missing = outcome, !documentsNotFound {
-            return try overlooked("\(plan.resource.name) \(id) does not exist", plan: plan, request: request, spec: spec)
+            return try overlooked(
+                "\(plan.resource.name) \(id) does not exist", plan: plan, request: request, spec: spec)
         }
         return try respond(outcome, request: request, plan: plan, place: place, spec: spec)
     }
 
     /// Removes the items nested under a removed one, and theirs.
-    private func removeChildren(of resource: Resource, parent: [String: String], id: String, in state: inout ResourceState) {
+    private func removeChildren(
+        of resource: Resource, parent: [String: String], id: String, in state: inout ResourceState
+    ) {
         for child in graph.resources where child.parent?.resource == resource.name {
             let names = child.collection.parameterNames
             let values = resource.collection.parameterNames.map { parent[$0] ?? "" } + [id]
@@ -273,7 +284,9 @@ package final class ResourceMock: ReadsFixtures {
             plan.operation.answer.map { items.itemAnswer(row.item, key: row.key, endpoint: plan.endpoint, pointer: $0) }
             ?? items.identifierAnswer(id, endpoint: plan.endpoint)
         var response = try fixture.answer(request, endpoint: plan.endpoint, spec: spec, state: state)
-        if let item = plan.resource.item, let index = response.headers.firstIndex(where: { $0.name.lowercased() == "location" }) {
+        if let item = plan.resource.item,
+            let index = response.headers.firstIndex(where: { $0.name.lowercased() == "location" })
+        {
             // The parent's values are named as the collection names them.
             var values = ResourceGraph.renamed(row.parent, from: plan.resource.collection, to: item)
             if let parameter = plan.resource.identifier?.parameter { values[parameter] = id }
@@ -356,7 +369,9 @@ struct Place {
             parent[name] = request.pathParameters[ownName] ?? ""
         }
         // The item's segment: `{petId}`, or `{petId}:adopt` for a custom method.
-        if plan.resource.item != nil, collection.count < own.count, let name = own[collection.count].parameterNames.first {
+        if plan.resource.item != nil, collection.count < own.count,
+            let name = own[collection.count].parameterNames.first
+        {
             id = request.pathParameters[name]
         }
     }

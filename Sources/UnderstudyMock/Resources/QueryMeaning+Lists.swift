@@ -1,0 +1,87 @@
+import Foundation
+import UnderstudyCore
+
+/// What a declared ``QueryMeaning`` does to a list, as the server it is declared for does it: the generic resource
+/// engine applies every meaning a list's parameters declare (`x-understudy-meaning` in a document), and overlays
+/// apply those of their own lists with it rather than each with its own filter.
+extension QueryMeaning {
+    /// Whether `item` is kept when the parameter carries `asked`; `nil` when this meaning keeps every item for that
+    /// value (a sort key, or a value it does not read, as `filter[active]=maybe`).
+    func keeps(_ item: JSONValue, asked: String, now: Date) -> Bool? {
+        switch self {
+        case .equals(let place):
+            return item[pointer: place].map { ListCriteria.matches($0, asked) } ?? false
+        case .isNull(let place):
+            guard let flag = Bool(asked.lowercased()) else { return nil }
+            return ((item[pointer: place] ?? .null) == .null) == flag
+        case .isFuture(let place):
+            guard let flag = Bool(asked.lowercased()) else { return nil }
+            // An item without the instant has not begun.
+            return ((Self.instant(item[pointer: place]) ?? .distantPast) > now) == flag
+        case .between(let place):
+            guard let range = Self.range(asked) else { return nil }
+            return Self.instant(item[pointer: place]).map(range.contains) ?? false
+        case .withinDays(let place):
+            guard let days = Int(asked), days >= 0 else { return nil }
+            guard let instant = Self.instant(item[pointer: place]) else { return false }
+            return instant >= now && instant <= now.addingTimeInterval(Double(days) * 86_400)
+        case .sortKey:
+            return nil
+        }
+    }
+
+    /// `lower,upper`: two ISO 8601 instants or dates; a reversed range keeps nothing, as SQL's `BETWEEN` does.
+    /// `nil` when the text is not two instants.
+    static func range(_ text: String) -> ClosedRange<Date>? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        guard parts.count == 2, let lower = Date(iso8601: parts[0]), let upper = Date(iso8601: parts[1]) else {
+            return nil
+        }
+        return lower <= upper ? lower...upper : Date.distantFuture...Date.distantFuture
+    }
+
+    /// The items in the order a sort key asks (`sortBy=StartDate&sortDescending=true`): by the member the key
+    /// names (instants by instant, numbers by value, text as text, items without it last), ties kept in their
+    /// order; the items as they are when the key is none the meaning names.
+    func sorted<Row>(_ rows: [Row], by item: (Row) -> JSONValue, query: QueryItems, parameter: Parameter) -> [Row] {
+        guard case .sortKey(let keys, let descendingName) = self,
+            let asked = query[parameter.name] ?? parameter.defaultValue?.stringValue,
+            let place = keys[asked] ?? keys.first(where: { $0.key.lowercased() == asked.lowercased() })?.value
+        else { return rows }
+        let descending = query[descendingName]?.lowercased() == "true"
+        let keyed = rows.enumerated().map {
+            (offset: $0.offset, row: $0.element, key: item($0.element)[pointer: place])
+        }
+        return keyed.sorted { lhs, rhs in
+            switch Self.order(lhs.key, rhs.key) {
+            case .orderedSame: return lhs.offset < rhs.offset
+            case .orderedAscending: return !descending || rhs.key == nil || rhs.key == .null
+            case .orderedDescending: return descending && lhs.key != nil && lhs.key != .null
+            }
+        }.map(\.row)
+    }
+
+    /// Two members' order: absent and `null` after any value, instants by instant, numbers by value, text as text.
+    private static func order(_ lhs: JSONValue?, _ rhs: JSONValue?) -> ComparisonResult {
+        switch (lhs ?? .null, rhs ?? .null) {
+        case (.null, .null): return .orderedSame
+        case (.null, _): return .orderedDescending
+        case (_, .null): return .orderedAscending
+        case (.number(let left), .number(let right)):
+            let (a, b) = (Double(left.literal) ?? 0, Double(right.literal) ?? 0)
+            return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        case (.string(let left), .string(let right)):
+            if let a = Date(iso8601: left), let b = Date(iso8601: right) {
+                return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+            }
+            return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+        case (.bool(let left), .bool(let right)):
+            return left == right ? .orderedSame : left ? .orderedDescending : .orderedAscending
+        default: return .orderedSame
+        }
+    }
+
+    private static func instant(_ value: JSONValue?) -> Date? {
+        value?.stringValue.flatMap { Date(iso8601: $0) }
+    }
+}
