@@ -20,24 +20,17 @@ enum Intra42Filters {
         }
     }
 
-    /// `filter[name]=true|false` (the engine has checked the value), `nil` when absent.
-    static func flag(_ name: String, in query: QueryItems) -> Bool? {
-        query["filter[\(name)]"].map { $0 == "true" }
-    }
-
     /// `range[name]=begin,end`: two ISO 8601 instants or dates, `nil` when absent.
     /// - Throws: ``MockError`` 400 when the value is not two instants separated by a comma.
     static func range(_ name: String, in query: QueryItems) throws(MockError) -> ClosedRange<Date>? {
         let parameter = "range[\(name)]"
         guard let text = query[parameter] else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
-        guard parts.count == 2, let lower = Intra42Time.parse(parts[0]), let upper = Intra42Time.parse(parts[1]) else {
+        guard let range = QueryMeaning.range(text) else {
             throw MockError(
                 .badRequest,
                 "query parameter \(parameter): expected two ISO 8601 instants separated by a comma "
                     + "(2025-11-15T00:00:00.000Z,2025-11-16T00:00:00.000Z), found \"\(text)\"")
         }
-        // A reversed range matches nothing, as the API's BETWEEN does.
-        return lower <= upper ? lower...upper : Date.distantFuture...Date.distantFuture
+        return range
     }
 }

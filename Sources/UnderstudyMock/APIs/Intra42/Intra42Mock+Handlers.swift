@@ -66,16 +66,13 @@ extension Intra42Mock {
     // MARK: Locations
 
     /// `GET /v2/users/{login}/locations`: the user's sessions, the latest first; `filter[active]` (open or
-    /// closed sessions) and `range[begin_at]`.
+    /// closed sessions) and `range[begin_at]`, as the spec declares them.
     func userLocations(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        let range = try Intra42Filters.range("begin_at", in: request.query)
+        _ = try Intra42Filters.range("begin_at", in: request.query)
         return try store.read { state throws in
             let user = try pathUser(request, in: state)
-            let rows = Self.locations(
-                state.locations.filter { $0.userID == user.id },
-                active: Intra42Filters.flag("active", in: request.query),
-                range: range)
+            let rows = latest(state.locations.filter { $0.userID == user.id }.map(\.body), request, endpoint)
             return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
@@ -86,24 +83,17 @@ extension Intra42Mock {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
         return try store.read { state throws in
             let campus = try pathCampus(request, in: state)
-            let rows = Self.locations(
-                state.locations.filter { $0.body["campus_id"] == campus["id"] },
-                active: Intra42Filters.flag("active", in: request.query), range: nil)
+            let rows = latest(state.locations.map(\.body).filter { $0["campus_id"] == campus["id"] }, request, endpoint)
             return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
 
-    /// Sessions filtered (open ones have `end_at` `null`) and sorted by `begin_at`, latest first.
-    static func locations(_ rows: [Intra42OwnedRow], active: Bool?, range: ClosedRange<Date>?) -> [JSONValue] {
-        rows.map(\.body)
-            .filter { row in
-                if let active, (row["end_at"] == .null) != active { return false }
-                if let range {
-                    guard let begin = row["begin_at"]?.stringValue.flatMap(Intra42Time.parse), range.contains(begin)
-                    else { return false }
-                }
-                return true
-            }
+    /// The rows the request's filters keep, as the endpoint's parameters declare them (``QueryMeaning``), by
+    /// `begin_at`, latest first.
+    private func latest(_ rows: [JSONValue], _ request: MockRequest, _ endpoint: AnyEndpoint) -> [JSONValue] {
+        let criteria = ListCriteria(endpoint: endpoint)
+        let now = configuration.now()
+        return rows.filter { criteria.matches($0, query: request.query, now: now) }
             .sorted { Self.descending($0, $1, by: "begin_at") }
     }
 
@@ -199,18 +189,11 @@ extension Intra42Mock {
     /// keeps the events that have not begun, `false` the others.
     func campusEvents(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        let now = configuration.now()
-        let future = Intra42Filters.flag("future", in: request.query)
         return try store.read { state throws in
             let campus = try pathCampus(request, in: state)
-            let rows = state.events
-                .filter { event in
-                    guard event["campus_ids"]?.arrayValue?.contains(campus["id"] ?? .null) == true else { return false }
-                    guard let future else { return true }
-                    let begin = event["begin_at"]?.stringValue.flatMap(Intra42Time.parse) ?? .distantPast
-                    return (begin > now) == future
-                }
-                .sorted { Self.descending($0, $1, by: "begin_at") }
+            let rows = latest(
+                state.events.filter { $0["campus_ids"]?.arrayValue?.contains(campus["id"] ?? .null) == true }, request,
+                endpoint)
             return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
         }
     }
