@@ -23,11 +23,13 @@ struct Explorer {
 
     func run() async {
         var made: [(resource: Resource, item: ResourceLedger.Item)] = []
-        for resource in session.graph.resources {
+        // A declared table's rows are named by filters: ``exploreTables()`` explores them.
+        for resource in session.graph.resources where !isTableEndpoint(resource.collection) {
             guard let (items, sent) = await create(resource), let first = items.first else { continue }
             made += items.map { (resource, $0) }
             await exercise(resource, first, sent: sent)
         }
+        await exploreTables()
         for target in spec.writeHints.targets { await act(target) }
         await otherWrites()
         for (resource, item) in made.reversed() { await remove(item, of: resource) }
@@ -45,6 +47,11 @@ struct Explorer {
         return .some(session.requestBody(for: endpoint))
     }
 
+    /// Whether a path is a declared table's (`/rest/v1/favorites`), whose rows ``exploreTables()`` writes.
+    func isTableEndpoint(_ path: PathTemplate) -> Bool {
+        spec.database.contains { path.segments.last == .literal($0.name) }
+    }
+
     /// Whether a path names an item and goes on below it (`/profiles/{username}/follow`).
     static func isBelowAnItem(_ path: PathTemplate) -> Bool {
         guard case .literal? = path.segments.last else { return false }
@@ -53,7 +60,7 @@ struct Explorer {
 
     /// Whether the explorer itself writes through an endpoint: one the run can call, that no flow of the spec calls
     /// alone, and that acts on an item of the explorer's choosing (not one a hint chooses).
-    private func explores(_ endpoint: AnyEndpoint) -> Bool {
+    func explores(_ endpoint: AnyEndpoint) -> Bool {
         session.canCall(endpoint) && !spec.writeHints.isLeftToAFlow(endpoint.id)
             && spec.writeHints.target(of: endpoint.id) == nil
     }
@@ -79,7 +86,8 @@ struct Explorer {
         guard let path = session.pathValues(for: endpoint, guessing: true, preset: preset),
             let body = await body(for: endpoint)
         else { return }
-        let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+        let request = session.request(
+            endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
         await send(endpoint, request, path: path)
     }
 
@@ -95,7 +103,8 @@ struct Explorer {
         guard let made = await body(for: endpoint) else { return nil }
         let hinted = spec.writeHints.bodies[endpoint.id] != nil
         let body = hinted ? made : namingItem(made, of: resource, for: endpoint)
-        let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+        let request = session.request(
+            endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
         let (exchange, answer) = await send(endpoint, request, path: path)
         guard let response = exchange.response, (200..<300).contains(response.status) else { return nil }
         let parent = ResourceGraph.renamed(path.values, from: endpoint.path, to: resource.collection)
@@ -141,7 +150,8 @@ struct Explorer {
                     body = .object(members)
                 }
                 let path = values(of: item, in: resource, for: endpoint)
-                let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
+                let request = session.request(
+                    endpoint, path: path, query: session.queryValues(for: endpoint), body: body)
                 let (exchange, _) = await send(endpoint, request, path: PathValues(values: path))
                 if let status = exchange.response?.status, (200..<300).contains(status) {
                     await readBack(resource, item, sent: body, after: endpoint.id)
@@ -208,7 +218,8 @@ struct Explorer {
                 [
                     Diagnostic(
                         .warning, rule: .resourceNotKept, at: pointer.appending(name), endpoint: endpoint.id,
-                        message: "\(writer) wrote \(name) as \(Render.found(written[name]!)); the read after it answers \(found)",
+                        message:
+                            "\(writer) wrote \(name) as \(Render.found(written[name]!)); the read after it answers \(found)",
                         expected: Render.found(written[name]!), found: found)
                 ], request: request)
         }
@@ -238,7 +249,9 @@ struct Explorer {
         let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
         for endpoint in spec.endpoints where endpoint.method != .get && !reached.contains(endpoint.id) {
             // A sign-in is checked by signing in; what ends the session comes last.
-            guard explores(endpoint), !session.signInEndpoints.contains(endpoint.id), !endsSession(endpoint) else {
+            guard explores(endpoint), !session.signInEndpoints.contains(endpoint.id), !endsSession(endpoint),
+                !isTableEndpoint(endpoint.path)
+            else {
                 continue
             }
             // A delete goes only to an item the run made: one on a collection (PostgREST's `DELETE /favorites`, with
@@ -254,15 +267,18 @@ struct Explorer {
     /// 422) is a warning: the request breaks a rule the document does not state, which is worth a look but is no
     /// proof the server is wrong.
     @discardableResult
-    private func send(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, path: PathValues) async
+    func send(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, path: PathValues) async
         -> (exchange: Exchange, body: JSONValue?)
     {
         var expected = endpoint.expectedStatuses(guessedPath: path.guessed)
-        let refusals = endpoint.errors.filter { (400..<500).contains($0.rawValue) && ![401, 403].contains($0.rawValue) }
+        let refusals = endpoint.errors.filter {
+            (400..<500).contains($0.rawValue) && ![401, 403].contains($0.rawValue)
+        }
         expected?.formUnion(refusals)
         let result = await session.perform(endpoint, request, expecting: expected, path: path.values)
         if let response = result.exchange.response, refusals.contains(HTTPStatus(rawValue: response.status)),
-            !(endpoint.expectedStatuses(guessedPath: path.guessed)?.contains(HTTPStatus(rawValue: response.status)) ?? true)
+            !(endpoint.expectedStatuses(guessedPath: path.guessed)?.contains(HTTPStatus(rawValue: response.status))
+                ?? true)
         {
             session.add(
                 [
@@ -331,7 +347,9 @@ struct Explorer {
     }
 
     /// The item's path values, named as `endpoint`'s path names them.
-    private func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String: String] {
+    private func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String:
+        String]
+    {
         let own = CheckSession.itemValues(item, of: resource)
         guard let template = resource.item else {
             return ResourceGraph.renamed(item.parent, from: resource.collection, to: endpoint.path)

@@ -240,4 +240,59 @@ struct ProbeDriftTests {
         #expect(lines == ["error probe.malformed-body-accepted POST /activities /"])
         #expect(messages == ["a malformed JSON body was answered with 201, not 400"])
     }
+
+    // MARK: Unique keys
+
+    /// A PostgREST table whose declared unique key the server does not enforce. The explorer favorites a property
+    /// (the user column filled with the token's `sub`, the foreign key with a listed property), then sends the same
+    /// row again: PostgreSQL refuses it (`23505`, which PostgREST answers 409), so a second 201 is reported, and both
+    /// rows are deleted by `id=eq.` alone. The same run against a server answering 409 reports nothing of the kind.
+    @Test(arguments: [false, true])
+    func aUniqueKeyNotEnforcedIsReported(enforced: Bool) async throws {
+        let user = "0be57a3d-5448-4032-b7a1-877ba1798cf7"
+        let token = [#"{"alg":"HS256","typ":"JWT"}"#, #"{"sub":"\#(user)","role":"authenticated"}"#, "signature"]
+            .map { NegativeProbes.base64URL(Array($0.utf8)) }.joined(separator: ".")
+        let properties = DriftTests.fixture(EasyCo.spec, "GET /rest/v1/properties")
+        var row = try #require(
+            DriftTests.fixture(EasyCo.spec, "POST /rest/v1/favorites", status: 201).arrayValue?.first)
+        row[pointer: "/user_id"] = .string(user)
+        row[pointer: "/property_id"] = try #require(properties.arrayValue?.first?["id"])
+        let created = JSONValue.array([row]).serialized()
+        let posts = Locked(0)
+        let answers: [String: CannedServer.Answer] = [
+            "/rest/v1/properties": .json(properties.serialized()),
+            "/rest/v1/favorites": .choose { head in
+                if head.hasPrefix("DELETE") { return .response(status: 204, headers: [], body: []) }
+                guard head.hasPrefix("POST") else { return .json("[]") }
+                let count = posts.withLock { count in
+                    count += 1
+                    return count
+                }
+                if count > 1 && enforced {
+                    return .json(
+                        #"{"code":"23505","details":null,"hint":null,"message":"duplicate key value violates unique constraint"}"#,
+                        status: 409)
+                }
+                return .json(created, status: 201)
+            },
+        ]
+        let endpoints: Set<String> = [
+            "GET /rest/v1/properties", "GET /rest/v1/favorites", "POST /rest/v1/favorites", "DELETE /rest/v1/favorites",
+        ]
+        try await CannedServer.with(answers) { server in
+            let options = CheckOptions(
+                baseURL: server.baseURL, credentials: Credentials(token: token, apiKey: "drift-test-anon-key"),
+                allowWrites: true, probes: false, endpoints: endpoints, transport: CheckMockTests.patient)
+            let report = await Checker(spec: EasyCo.spec, options: options).run()
+            let unique = report.findings.filter { $0.rule == .uniqueNotEnforced }
+            #expect(unique.count == (enforced ? 0 : 1), "\(report.findings.map(\.summary))")
+            #expect(unique.allSatisfy { $0.endpoint == "POST /rest/v1/favorites" && $0.severity == .error })
+            let sent = server.requests.map { $0.prefix { $0 != "\r" } }
+            #expect(sent.filter { $0.hasPrefix("POST /rest/v1/favorites") }.count == 2, "\(sent)")
+            // Every delete names one row by its id, and nothing else.
+            let deletes = sent.filter { $0.hasPrefix("DELETE") }
+            #expect(deletes.count == (enforced ? 1 : 2), "\(sent)")
+            #expect(deletes.allSatisfy { $0.hasPrefix("DELETE /rest/v1/favorites?id=eq.") && !$0.contains("&") })
+        }
+    }
 }

@@ -26,7 +26,7 @@ public enum EasyCo {
             AnyEndpoint(favorites), AnyEndpoint(addFavorite), AnyEndpoint(removeFavorite),
         ],
         ambiguities: ambiguities, optionalKeys: .alwaysPresent
-    ).parsing(timestamps).hinting(writeHints).database(tables)
+    ).parsing(timestamps).database(tables)
 
     /// The timestamp columns the app reads with `ISO8601DateFormatter().date(from:)` ("Dates : ISO8601" in the
     /// document's data mapping); PostgREST writes them with microseconds, which that parser rejects.
