@@ -140,9 +140,9 @@ extension Explorer {
         guard let declared = spec.database.first(where: { $0.name == table }), let list = endpoint(.get, of: declared),
             session.canCall(list)
         else { return nil }
-        let rows =
-            await session.perform(list, session.request(list), expecting: list.expectedStatuses()).body?
-            .arrayValue ?? []
+        // A hundred rows are enough to choose from, on a table of any size.
+        let request = session.request(list, query: [("limit", "100")])
+        let rows = await session.perform(list, request, expecting: list.expectedStatuses()).body?.arrayValue ?? []
         let candidates = rows.filter { row in row["id"].map { !excluding.contains($0) } ?? false }
         let others = candidates.filter { row in
             declared.userColumns.allSatisfy { row[$0]?.stringValue?.lowercased() != caller?.lowercased() }

@@ -169,6 +169,15 @@ struct StatefulSpecMockTests {
         #expect(second["pagination"]?["totalPages"] == .integer(items.count))
         #expect(second["pagination"]?["hasPreviousPage"] == true)
         #expect(second["pagination"]?["hasNextPage"] == .bool(items.count > 2))
+        // The last page the document allows, far beyond the list, is an empty one (`aPageBeyondAnyListIsEmpty`
+        // overflows an Int).
+        for query in ["page=2147483647&pageSize=100"] {
+            let beyond = try await LoopbackHTTP.send("GET", "\(events)?\(query)", headers: headers)
+            #expect(beyond.status == 200 && beyond.json?["data"] == [], "\(query)")
+            #expect(
+                beyond.json?["pagination"]?["hasNextPage"] == false
+                    && beyond.json?["pagination"]?["hasPreviousPage"] == true)
+        }
         let type = try #require(items[0]["eventType"])
         let typed = try #require(
             try await LoopbackHTTP.send(
@@ -199,6 +208,30 @@ struct StatefulSpecMockTests {
                 && closed.allSatisfy { ($0["end_at"] ?? .null) != .null })
         #expect(open.count + closed.count == every.count && every.count >= 2, "\(every)")
         await intra.stop()
+    }
+
+    /// A page so far beyond a list that its offset overflows an Int is an empty page: Schemathesis' stateful phase
+    /// sent `page=144768541&pageSize=54710419689283656` to xero-projects' tasks, and the mock trapped on a negative
+    /// start before this was guarded.
+    @Test func aPageBeyondAnyListIsEmpty() async throws {
+        let spec = try SpecMockTests.spec(
+            SpecMockTests.documents.appendingPathComponent("public/xero-projects.yaml").path)
+        let engine = MockEngine(behaviour: try await ResourceMock(spec: spec))
+        let headers = ["authorization": "Bearer \(FixtureMock.readyToken)", "xero-tenant-id": "understudy"]
+        let projects = await engine.respond(
+            to: RawRequest(method: "GET", path: "\(spec.basePath)/Projects", headers: headers))
+        let project = try #require(
+            try JSONValue(parsing: projects.body)["items"]?.arrayValue?.first?["projectId"]?.stringValue,
+            "\(projects.status)")
+        for query in [
+            "page=144768541&pageSize=54710419689283656", "page=9223372036854775807&pageSize=9223372036854775807",
+        ] {
+            let tasks = await engine.respond(
+                to: RawRequest(
+                    method: "GET", path: "\(spec.basePath)/Projects/\(project)/Tasks", query: query, headers: headers))
+            #expect(tasks.status == 200, "\(query): \(String(decoding: tasks.body, as: UTF8.self))")
+            #expect(try JSONValue(parsing: tasks.body)["items"] == [], "\(query)")
+        }
     }
 
     /// A `Prefer` answer is the document's (Prism's way of choosing one), and it changes nothing.

@@ -465,7 +465,9 @@ struct ListCriteria {
             let asked = max(first, number(page) ?? first)
             window.number = asked
             if let size = window.size {
-                window.offset = (asked - first).multipliedReportingOverflow(by: size).partialValue
+                // A page beyond any list (`page=144768541&pageSize=54710419689283656`) starts past its end.
+                let (offset, overflow) = (asked - first).multipliedReportingOverflow(by: size)
+                window.offset = overflow ? Int.max : offset
             }
         }
         return window
@@ -504,8 +506,8 @@ struct ListCriteria {
         else { return }
         let window = window(query)
         let size = window.size ?? max(total, 1)
-        let pages = total == 0 ? 0 : (total + size - 1) / size
-        let number = window.number ?? window.offset / size + 1
+        let pages = total / size + (total % size == 0 ? 0 : 1)
+        let number = window.number ?? min(window.offset / size, Int.max - 1) + 1
         for name in members.keys {
             let lowered = name.lowercased()
             switch lowered {
@@ -514,7 +516,7 @@ struct ListCriteria {
             case "total", "totalcount", "totalitems", "total_count", "count": members[name] = .integer(total)
             case "totalpages", "total_pages", "pagecount", "pages": members[name] = .integer(pages)
             case "hasnextpage", "hasnext", "has_next", "has_next_page":
-                members[name] = .bool(window.offset + size < total)
+                members[name] = .bool(window.offset < total && total - window.offset > size)
             case "haspreviouspage", "hasprevious", "has_previous", "has_previous_page", "hasprev":
                 members[name] = .bool(window.offset > 0)
             default: continue

@@ -12,7 +12,8 @@ import UnderstudyCore
 /// API's envelope.
 ///
 /// It is static: every id finds the documented item, and queries are not applied — what the negative and
-/// semantic probes judge is left to the mock tests and the drift tests.
+/// semantic probes judge is left to the mock tests and the drift tests — but for a PostgREST row named by its
+/// primary key (`id=eq.…`), which is that row or none.
 enum DocumentedServer {
     /// The answer for any request to an endpoint of `spec`.
     /// - Parameter drift: what the server changes in each documented body, given the request's query (a
@@ -21,7 +22,8 @@ enum DocumentedServer {
         _ spec: APISpec, token: String, apiKey: String? = nil, reversedLinks: Bool = false,
         drift: @escaping @Sendable (AnyEndpoint, [String: String], JSONValue) -> JSONValue = { $2 }
     ) -> CannedServer.Answer {
-        let bodies = Dictionary(uniqueKeysWithValues: spec.endpoints.map { ($0.id, body(for: $0, in: spec, token: token)) })
+        let bodies = Dictionary(
+            uniqueKeysWithValues: spec.endpoints.map { ($0.id, body(for: $0, in: spec, token: token)) })
         return .choose { head in
             let line = head.split(separator: "\r\n").first.map(String.init) ?? ""
             let parts = line.split(separator: " ")
@@ -44,8 +46,12 @@ enum DocumentedServer {
                 return error(spec, .unauthorized)
             }
             let status = endpoint.success.rawValue
-            guard endpoint.response != nil, status != 204 else { return .response(status: status, headers: [], body: []) }
-            return page(drift(endpoint, query, bodies[endpoint.id] ?? .null), of: endpoint, query: query, head: headers, path: path,
+            guard endpoint.response != nil, status != 204 else {
+                return .response(status: status, headers: [], body: [])
+            }
+            return page(
+                drift(endpoint, query, bodies[endpoint.id] ?? .null), of: endpoint, query: query, head: headers,
+                path: path,
                 reversedLinks: reversedLinks)
         }
     }
@@ -61,7 +67,11 @@ enum DocumentedServer {
         reversedLinks: Bool
     ) -> CannedServer.Answer {
         let status = endpoint.success.rawValue
-        let items = PaginationWalk.items(in: body) ?? []
+        var items = PaginationWalk.items(in: body) ?? []
+        // A PostgREST row named by its primary key is that row or none (the check reads back what it wrote).
+        if endpoint.pagination == .range, let key = query["id"], key.hasPrefix("eq.") {
+            items = items.filter { $0["id"]?.stringValue == String(key.dropFirst(3)) }
+        }
         func slice(_ range: Range<Int>) -> JSONValue {
             body.replacingItems(with: Array(items[range.clamped(to: items.indices)]))
         }
@@ -78,7 +88,9 @@ enum DocumentedServer {
             // for a compatible-drift test).
             let last = max(1, (items.count + size - 1) / size)
             var links = ["<\(path)?page[number]=\(last)&page[size]=\(size)>; rel=\"last\""]
-            if number < last { links.insert("<\(path)?page[number]=\(number + 1)&page[size]=\(size)>; rel=\"next\"", at: 0) }
+            if number < last {
+                links.insert("<\(path)?page[number]=\(number + 1)&page[size]=\(size)>; rel=\"next\"", at: 0)
+            }
             headers.append(("Link", (reversedLinks ? links.reversed() : links).joined(separator: ", ")))
             return .json(slice((number - 1) * size..<number * size).serialized(), status: status, headers: headers)
         case .range:
@@ -124,7 +136,8 @@ enum DocumentedServer {
     }
 
     private static func error(_ spec: APISpec, _ status: HTTPStatus) -> CannedServer.Answer {
-        let headers = spec.auth == .oauth2(tokenPath: "/oauth/token") && status == .unauthorized
+        let headers =
+            spec.auth == .oauth2(tokenPath: "/oauth/token") && status == .unauthorized
             ? [("WWW-Authenticate", #"Bearer realm="Doorkeeper", error="invalid_token""#)] : []
         return .json(
             spec.errorEnvelope.make(status, [HTTPStatus.reason(status)]).serialized(), status: status.rawValue,
