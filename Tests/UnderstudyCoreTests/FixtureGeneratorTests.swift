@@ -108,10 +108,16 @@ struct FixtureGeneratorTests {
         }
     }
 
-    /// A pattern the sampler cannot draw from (a back-reference) leaves the value as it was, without trapping.
+    /// A pattern the sampler cannot draw from leaves the value as it was, without trapping or hanging: a
+    /// back-reference, groups nested 20,000 deep (read recursively, they would exhaust the stack), and repetitions
+    /// nested 16 deep, whose one string is 3^16 characters long.
     @Test func aPatternItCannotDrawFromLeavesTheValue() {
-        var generator = FixtureGenerator(seed: 3)
-        #expect(generator.value(for: .string(pattern: #"^(a+)\1$"#), name: "code").stringValue?.isEmpty == false)
+        let nested = String(repeating: "(", count: 20_000) + "a" + String(repeating: ")", count: 20_000)
+        let multiplied = String(repeating: "(", count: 16) + "a" + String(repeating: "){3}", count: 16)
+        for pattern in [#"^(a+)\1$"#, nested, multiplied] {
+            var generator = FixtureGenerator(seed: 3)
+            #expect(generator.value(for: .string(pattern: pattern), name: "code").stringValue?.isEmpty == false)
+        }
     }
 
     @Test func sameSeedSameBytesOtherSeedOtherBytes() throws {

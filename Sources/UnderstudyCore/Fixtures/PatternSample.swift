@@ -33,26 +33,38 @@ struct PatternSample {
         self.root = root
     }
 
-    /// A string the pattern describes.
+    /// A string the pattern describes, or the start of one when the pattern's repetitions multiply past
+    /// ``budget`` steps (`((a{0,3}){0,3}){0,3}…`): the caller's match check then refuses it.
     func draw(using random: inout SeededRandom) -> String {
         var text = ""
-        Self.draw(root, into: &text, random: &random)
+        var budget = Self.budget
+        Self.draw(root, into: &text, random: &random, budget: &budget)
         return text
     }
+
+    /// The steps one draw may take.
+    static let budget = 10_000
+    /// The groups one pattern may nest: deeper, it is not a pattern this reader draws from (nor reads recursively).
+    static let maximumNesting = 32
 
     /// Readable characters a negated class or `.` draws from.
     private static let readable = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
-    private static func draw(_ node: Node, into text: inout String, random: inout SeededRandom) {
+    private static func draw(_ node: Node, into text: inout String, random: inout SeededRandom, budget: inout Int) {
+        guard budget > 0 else { return }
+        budget -= 1
         switch node {
         case .characters(let choices): if !choices.isEmpty { text.append(random.pick(choices)) }
         case .excluding(let excluded):
             let choices = readable.filter { !excluded.contains($0) }
             if !choices.isEmpty { text.append(random.pick(choices)) }
-        case .sequence(let nodes): for node in nodes { draw(node, into: &text, random: &random) }
-        case .alternatives(let nodes): draw(random.pick(nodes), into: &text, random: &random)
+        case .sequence(let nodes):
+            for node in nodes where budget > 0 { draw(node, into: &text, random: &random, budget: &budget) }
+        case .alternatives(let nodes): draw(random.pick(nodes), into: &text, random: &random, budget: &budget)
         case .repeated(let node, let minimum, let maximum):
-            for _ in 0..<random.int(in: minimum...maximum) { draw(node, into: &text, random: &random) }
+            for _ in 0..<random.int(in: minimum...maximum) where budget > 0 {
+                draw(node, into: &text, random: &random, budget: &budget)
+            }
         case .nothing: break
         }
     }
@@ -61,6 +73,8 @@ struct PatternSample {
     private struct Parser {
         let text: [Character]
         var index = 0
+        /// The groups open at `index`.
+        var nesting = 0
 
         init(_ text: [Character]) { self.text = text }
 
@@ -97,6 +111,9 @@ struct PatternSample {
             case "^", "$": return .nothing
             case ".": return .excluding([])
             case "(":
+                nesting += 1
+                defer { nesting -= 1 }
+                guard nesting <= PatternSample.maximumNesting else { return nil }
                 var lookaround = false
                 if current == "?" {
                     index += 1
