@@ -94,10 +94,11 @@ extension CheckSession {
         }
     }
 
-    /// Remembers the path values an answer gives the operations its links name (`username: $response.body#/owner/username`).
-    /// A pointer that names nothing in a list answer is read in its first item, as a link from a list means it.
-    /// A later answer's values replace an earlier one's: they name what the run saw last.
-    func follow(_ links: [ResponseLink], in body: JSONValue) {
+    /// Remembers the path values an answer gives the operations its links name (`username: $response.body#/owner/username`,
+    /// or `userId: $request.path.id` from the request's own `path` values). A pointer that names nothing in a list
+    /// answer is read in its first item, as a link from a list means it. A later answer's values replace an earlier
+    /// one's: they name what the run saw last.
+    func follow(_ links: [ResponseLink], in body: JSONValue, path: [String: String]) {
         guard !links.isEmpty else { return }
         let first = PaginationWalk.items(in: body)?.first
         var found: [String: [String: String]] = [:]
@@ -106,6 +107,10 @@ extension CheckSession {
                 guard let value = (body[pointer: pointer] ?? first?[pointer: pointer]).flatMap(Self.scalar) else {
                     continue
                 }
+                found[link.target, default: [:]][name] = value
+            }
+            for (name, source) in link.requestPath {
+                guard let value = path[source], !value.isEmpty else { continue }
                 found[link.target, default: [:]][name] = value
             }
         }

@@ -341,7 +341,7 @@ final class CheckSession: Sendable {
             exchange.outcome = .response(response)
             if (200..<300).contains(response.status) {
                 learn(endpoint, path: path, response: response, body: body)
-                if let body { follow(endpoint.links, in: body) }
+                if let body { follow(endpoint.links, in: body, path: path) }
             }
         }
         state.withLock { state in

@@ -156,7 +156,8 @@ private struct DocumentImport {
             url = url.replacingOccurrences(of: "{\(name)}", with: variable["default"]?.stringValue ?? "")
         }
         // A reference (RFC 3986 §4.1): `https://host/v1`, a network-path `//host/v2`, or a path `/v1`, `v1`.
-        let authority = url.range(of: "://")?.upperBound ?? (url.hasPrefix("//") ? url.index(url.startIndex, offsetBy: 2) : nil)
+        let authority =
+            url.range(of: "://")?.upperBound ?? (url.hasPrefix("//") ? url.index(url.startIndex, offsetBy: 2) : nil)
         if let authority {
             let rest = url[authority...]
             url = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
@@ -240,12 +241,14 @@ private struct DocumentImport {
         endpoint.security = security(operation)
         endpoint.resource = operation[ResourceDeclaration.extensionName].flatMap(ResourceDeclaration.init(json:))
         endpoint.links = links(operation)
-        endpoint.requestMediaTypes = (operation["requestBody"].map(resolve)?["content"]?.objectValue ?? [:]).keys.sorted()
+        endpoint.requestMediaTypes = (operation["requestBody"].map(resolve)?["content"]?.objectValue ?? [:]).keys
+            .sorted()
         return (endpoint, envelope)
     }
 
     /// The links of the success answers whose path parameters come from the answer's body
-    /// (`{operationId: getPet, parameters: {petId: $response.body#/id}}`); a target is named by `operationId` or by an
+    /// (`{operationId: getPet, parameters: {petId: $response.body#/id}}`) or the request's path
+    /// (`$request.path.userId`); a target is named by `operationId` or by an
     /// `operationRef` into this document (`#/paths/~1pets~1{petId}/get`).
     private func links(_ operation: JSONValue) -> [ResponseLink] {
         var found: [ResponseLink] = []
@@ -253,16 +256,24 @@ private struct DocumentImport {
             guard let status = Self.status(key), (200..<300).contains(status ?? 200) else { continue }
             for (_, raw) in (resolve(response)["links"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let link = resolve(raw)
-                guard let target = link["operationId"]?.stringValue.flatMap({ operationIDs[$0] })
-                    ?? link["operationRef"]?.stringValue.flatMap(operation(reference:))
+                guard
+                    let target = link["operationId"]?.stringValue.flatMap({ operationIDs[$0] })
+                        ?? link["operationRef"]?.stringValue.flatMap(operation(reference:))
                 else { continue }
                 var parameters: [String: JSONPointer] = [:]
+                var requestPath: [String: String] = [:]
                 for (name, expression) in link["parameters"]?.objectValue ?? [:] {
-                    guard let text = expression.stringValue, text.hasPrefix("$response.body#") else { continue }
-                    parameters[name.split(separator: ".").last.map(String.init) ?? name] =
-                        JSONPointer(String(text.dropFirst("$response.body#".count)))
+                    let parameter = name.split(separator: ".").last.map(String.init) ?? name
+                    guard let text = expression.stringValue else { continue }
+                    if text.hasPrefix("$response.body#") {
+                        parameters[parameter] = JSONPointer(String(text.dropFirst("$response.body#".count)))
+                    } else if text.hasPrefix("$request.path.") {
+                        requestPath[parameter] = String(text.dropFirst("$request.path.".count))
+                    }
                 }
-                if !parameters.isEmpty { found.append(ResponseLink(target: target, parameters: parameters)) }
+                if !parameters.isEmpty || !requestPath.isEmpty {
+                    found.append(ResponseLink(target: target, parameters: parameters, requestPath: requestPath))
+                }
             }
         }
         return found
@@ -368,7 +379,8 @@ private struct DocumentImport {
             name, in: location, parameterSchema(schemaJSON),
             required: location == .path || json["required"] == .bool(true), summary: json["description"]?.stringValue)
         parameter.defaultValue = schemaJSON["default"]
-        parameter.explode = json["explode"].map { $0 == .bool(true) } ?? (json["style"]?.stringValue ?? "form" == "form")
+        parameter.explode =
+            json["explode"].map { $0 == .bool(true) } ?? (json["style"]?.stringValue ?? "form" == "form")
         parameter.example =
             json["example"] ?? json["examples"]?.objectValue.flatMap { examples in
                 examples.keys.sorted().lazy.compactMap { self.resolve(examples[$0]!)["value"] }.first
@@ -608,7 +620,8 @@ private struct DocumentImport {
             case .array(let elements): pending += elements
             case .object(let members):
                 pending += members.values
-                guard let discriminator = members["discriminator"], let property = discriminator["propertyName"]?.stringValue
+                guard let discriminator = members["discriminator"],
+                    let property = discriminator["propertyName"]?.stringValue
                 else { continue }
                 var mapping = (discriminator["mapping"]?.objectValue ?? [:]).compactMap { value, target in
                     target.stringValue.map { (value, modelName(reference: $0)) }
@@ -616,7 +629,9 @@ private struct DocumentImport {
                 // Without a mapping, each alternative is named by its model's name.
                 if mapping.isEmpty {
                     let alternatives = (members["oneOf"] ?? members["anyOf"])?.arrayValue ?? []
-                    mapping = alternatives.compactMap { $0["$ref"]?.stringValue.map(modelName(reference:)) }.map { ($0, $0) }
+                    mapping = alternatives.compactMap { $0["$ref"]?.stringValue.map(modelName(reference:)) }.map {
+                        ($0, $0)
+                    }
                 }
                 for (value, model) in mapping { pinned[model, default: [:]][property, default: []].append(value) }
                 // A base model that maps its subtypes (they `allOf` it) holds one of their values.
@@ -666,7 +681,8 @@ private struct DocumentImport {
         // object does not describe (`required: [name]` beside `Name`) must still be there, as any value: JSON
         // Schema's reading, and Schemathesis's.
         var listed: Set<String> = []
-        let names = required.filter { listed.insert($0).inserted } + properties.keys.filter { !listed.contains($0) }.sorted()
+        let names =
+            required.filter { listed.insert($0).inserted } + properties.keys.filter { !listed.contains($0) }.sorted()
         return .object(
             ObjectSchema(
                 properties: names.map { name in

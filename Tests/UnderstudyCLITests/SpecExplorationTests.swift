@@ -103,7 +103,8 @@ struct SpecExplorationTests {
     }
 
     /// A path value no name says where to find (`{owner}` is the user's `uuid`) is taken where the document's
-    /// OpenAPI link says: from `$response.body#/uuid` of `GET /me`, not made up. A link from a list answer is read
+    /// OpenAPI link says: from `$response.body#/uuid` of `GET /me`, or from the linked request's own path
+    /// (`team: $request.path.org`), not made up. A link from a list answer is read
     /// in its first item (`/name` of the first repository), as the link object of the OpenAPI 3.1 specification's
     /// own example (`Tests/Documents/public/link-example.yaml`, `$response.body#/owner/username` on a list) means.
     @Test func pathValuesComeFromTheDocumentsLinks() async throws {
@@ -121,10 +122,27 @@ struct SpecExplorationTests {
                         application/json:
                           schema:
                             type: object
-                            properties: {uuid: {type: string}, name: {type: string}}
-                          example: {uuid: u-7f3a, name: Ada}
+                            properties: {uuid: {type: string}, name: {type: string}, org: {type: string}}
+                          example: {uuid: u-7f3a, name: Ada, org: o-41}
                       links:
                         repositories: {operationId: listRepositories, parameters: {owner: $response.body#/uuid}}
+                        organization: {operationId: organization, parameters: {org: $response.body#/org}}
+              /orgs/{org}:
+                get:
+                  operationId: organization
+                  parameters: [{name: org, in: path, required: true, schema: {type: string}}]
+                  responses:
+                    '200':
+                      description: An organization
+                      content: {application/json: {schema: {type: object, properties: {label: {type: string}}}}}
+                      links:
+                        members: {operationId: members, parameters: {team: $request.path.org}}
+              /teams/{team}/members:
+                get:
+                  operationId: members
+                  parameters: [{name: team, in: path, required: true, schema: {type: string}}]
+                  responses:
+                    '200': {description: Its members, content: {application/json: {schema: {type: array, items: {type: object}}}}}
               /owners/{owner}/repositories:
                 get:
                   operationId: listRepositories
@@ -154,6 +172,8 @@ struct SpecExplorationTests {
         let paths = report.sent.map { URL(string: $0.url)?.path ?? "" }
         #expect(paths.contains("/owners/u-7f3a/repositories"), "\(paths)")
         #expect(paths.contains("/code/understudy"), "\(paths)")
+        // `$request.path.org`: the team is the organization the linked read named.
+        #expect(paths.contains("/orgs/o-41") && paths.contains("/teams/o-41/members"), "\(paths)")
         #expect(report.findings.filter { $0.severity == .error }.isEmpty, "\(report.findings.map(\.summary))")
     }
 

@@ -132,16 +132,20 @@ public struct ResourceOperation: Sendable, Hashable {
 }
 
 /// An OpenAPI link of a success answer: which operation its values lead to, and which path parameters of that
-/// operation come from where in the answer (`petId: $response.body#/id`).
+/// operation come from where in the answer (`petId: $response.body#/id`) or in the request's path
+/// (`userId: $request.path.id`).
 public struct ResponseLink: Sendable, Hashable {
     /// The operation linked to (`GET /pets/{petId}`).
     public var target: String
     /// Path parameter → the place in the answer's body that gives it.
     public var parameters: [String: JSONPointer]
+    /// Path parameter → the path parameter of the request answered that gives it.
+    public var requestPath: [String: String]
 
-    public init(target: String, parameters: [String: JSONPointer]) {
+    public init(target: String, parameters: [String: JSONPointer], requestPath: [String: String] = [:]) {
         self.target = target
         self.parameters = parameters
+        self.requestPath = requestPath
     }
 }
 
