@@ -51,8 +51,14 @@ extension Explorer {
         let duplicate = await insertAgain(request, into: table, through: insert, written: body)
         let list = endpoint(.get, of: table)
         if let list, session.canCall(list) {
-            let read = await session.perform(list, filtered(list, id: id), expecting: list.expectedStatuses()).body
-            compare(body, with: read?.arrayValue?.first, table: table, writer: insert.id, reader: list)
+            let reading = filtered(list, id: id)
+            let read = await session.perform(list, reading, expecting: list.expectedStatuses()).body
+            // Each column the insert wrote must come back equal, as for other resources.
+            if case .object(let columns)? = read?.arrayValue?.first {
+                reportNotKept(
+                    body.keys.sorted().filter { columns[$0] != nil }, written: body, read: columns,
+                    at: JSONPointer(tokens: ["0"]), writer: insert.id, reader: list.id, request: reading)
+            }
         }
         guard let delete = endpoint(.delete, of: table), explores(delete) else {
             return session.note(insert.id, "the \(table.name) row \(id) stays: the API has no delete for it")
@@ -83,26 +89,21 @@ extension Explorer {
     ) async -> String? {
         guard let key = table.uniqueKeys.first(where: { $0.allSatisfy { written[$0] != nil } }) else { return nil }
         var second: String?
+        let what = "a second \(table.name) row with the same \(key.joined(separator: ", "))"
         await session.probe(insert, request) { response in
+            func finding(_ rule: RuleID, _ message: String) -> [Diagnostic] {
+                [Diagnostic(.error, rule: rule, message: message, expected: "409", found: String(response.status))]
+            }
             guard (200..<300).contains(response.status) else {
                 guard response.status != 409 else { return [] }
-                return [
-                    Diagnostic(
-                        .error, rule: .statusUnexpected,
-                        message: "a second \(table.name) row with the same \(key.joined(separator: ", ")) was refused "
-                            + "with \(response.status); PostgreSQL's unique violation is 409",
-                        expected: "409", found: String(response.status))
-                ]
+                return finding(
+                    .statusUnexpected,
+                    "\(what) was refused with \(response.status); PostgreSQL's unique violation is 409")
             }
             let rows = (try? JSONValue(parsing: response.body))
             second = (rows?.arrayValue?.first ?? rows)?["id"].flatMap(CheckSession.scalar)
-            return [
-                Diagnostic(
-                    .error, rule: .uniqueNotEnforced,
-                    message: "a second \(table.name) row with the same \(key.joined(separator: ", ")) was accepted "
-                        + "(\(response.status)); the table declares them unique",
-                    expected: "409", found: String(response.status))
-            ]
+            return finding(
+                .uniqueNotEnforced, "\(what) was accepted (\(response.status)); the table declares them unique")
         }
         return second
     }
@@ -148,21 +149,5 @@ extension Explorer {
             declared.userColumns.allSatisfy { row[$0]?.stringValue?.lowercased() != caller?.lowercased() }
         }
         return (others.first ?? candidates.first)?["id"]
-    }
-
-    /// Each column the insert wrote must come back equal in the read after it (a warning, as for other resources).
-    private func compare(
-        _ written: [String: JSONValue], with read: JSONValue?, table: DatabaseTable, writer: String, reader: AnyEndpoint
-    ) {
-        guard case .object(let columns)? = read else { return }
-        for name in written.keys.sorted() where columns[name] != nil && !Self.same(written[name], columns[name]) {
-            session.add([
-                Diagnostic(
-                    .warning, rule: .resourceNotKept, at: JSONPointer(tokens: ["0", name]), endpoint: reader.id,
-                    message: "\(writer) wrote \(name) as \(Render.found(written[name]!)); the read after it answers "
-                        + Render.found(columns[name]!),
-                    expected: Render.found(written[name]!), found: Render.found(columns[name]!))
-            ])
-        }
     }
 }

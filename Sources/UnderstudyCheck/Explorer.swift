@@ -210,14 +210,23 @@ struct Explorer {
             case .object(let read)? = answer?[pointer: pointer],
             case .object(let schema)? = resource.schema.resolved(in: spec.definitions)
         else { return }
-        for name in written.keys.sorted() {
-            guard let property = schema[name], property.access == .readWrite, !Self.same(written[name], read[name])
-            else { continue }
+        reportNotKept(
+            written.keys.sorted().filter { schema[$0]?.access == .readWrite }, written: written, read: read,
+            at: pointer, writer: writer, reader: endpoint.id, request: request)
+    }
+
+    /// A `resource.not-kept` warning for each of `names` that the write sent and the read after it answers otherwise
+    /// (``same(_:_:)``), at `pointer` in the read's answer.
+    func reportNotKept(
+        _ names: [String], written: [String: JSONValue], read: [String: JSONValue], at pointer: JSONPointer,
+        writer: String, reader: String, request: OutgoingRequest
+    ) {
+        for name in names where !Self.same(written[name], read[name]) {
             let found = read[name].map { Render.found($0) } ?? "no \(name)"
             session.add(
                 [
                     Diagnostic(
-                        .warning, rule: .resourceNotKept, at: pointer.appending(name), endpoint: endpoint.id,
+                        .warning, rule: .resourceNotKept, at: pointer.appending(name), endpoint: reader,
                         message:
                             "\(writer) wrote \(name) as \(Render.found(written[name]!)); the read after it answers \(found)",
                         expected: Render.found(written[name]!), found: found)
