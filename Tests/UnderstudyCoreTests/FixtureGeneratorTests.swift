@@ -108,6 +108,19 @@ struct FixtureGeneratorTests {
         }
     }
 
+    /// Every format the validator knows is one generated values meet.
+    @Test(arguments: [
+        StringFormat.dateTime, .dateTimeWithoutFraction, .dateTimeWithFraction, .date, .time, .uuid, .objectId, .email,
+        .uri, .integer, .ipv4, .ipv6, .datePattern("dd/MM/yyyy"),
+    ])
+    func aFormatIsMet(format: StringFormat) {
+        for seed in UInt64(1)...20 {
+            var generator = FixtureGenerator(seed: seed)
+            let value = generator.value(for: .string(format: format), name: "value")
+            #expect(format.matches(value.stringValue ?? ""), "\(format) seed \(seed): \(value)")
+        }
+    }
+
     /// A pattern the sampler cannot draw from leaves the value as it was, without trapping or hanging: a
     /// back-reference, groups nested 20,000 deep (read recursively, they would exhaust the stack), and repetitions
     /// nested 16 deep, whose one string is 3^16 characters long.

@@ -274,6 +274,10 @@ struct ValidatorTests {
         (.email, "john@example.com", true), (.email, "john@", false), (.uri, "https://example.com/a", true),
         (.uri, "/relative", false), (.integer, "42", true), (.integer, "4.2", false),
         (.datePattern("yyyy-MM-dd HH:mm"), "2025-11-15 14:30", true),
+        // Zipkin's `Endpoint.ipv4`/`ipv6`: Schemathesis stored "delta" through the mock, which gave it back.
+        (.ipv4, "192.168.0.1", true), (.ipv4, "256.1.1.1", false), (.ipv4, "01.2.3.4", false), (.ipv4, "delta", false),
+        (.ipv4, "::1", false), (.ipv6, "2001:db8::7", true), (.ipv6, "::1", true), (.ipv6, "::ffff:192.0.2.1", true),
+        (.ipv6, "2001:db8:::7", false), (.ipv6, "192.0.2.1", false), (.ipv6, "delta", false),
     ])
     func formats(format: StringFormat, text: String, matches: Bool) {
         #expect(format.matches(text) == matches)

@@ -284,6 +284,9 @@ public struct FixtureGenerator {
         case .dateTimeWithFraction: return Self.isoDate(dateNear(), fraction: true)
         case .datePattern(let pattern): return DateTimeSyntax.formatter(pattern).string(from: dateNear())
         case .integer: return String(random.int(in: 1...99))
+        // The blocks set aside for documentation (RFC 5737, RFC 3849).
+        case .ipv4: return "192.0.2.\(random.int(in: 1...254))"
+        case .ipv6: return "2001:db8::\(String(random.int(in: 1...0xffff), radix: 16))"
         }
     }
 

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A format a string must follow, checked by the validator and honoured by fixture generation.
 public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
     /// RFC 3339 date-time; fractional seconds allowed (`2025-11-15T14:30:00Z`, `...:00.000Z`).
@@ -26,6 +32,10 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
     case datePattern(String)
     /// The decimal text of an integer (`"42"`), as map keys of `[Int: T]` are written.
     case integer
+    /// An IPv4 address in dotted-quad form (`192.0.2.7`), as JSON Schema's `ipv4`.
+    case ipv4
+    /// An IPv6 address in RFC 4291 text form (`2001:db8::7`), as JSON Schema's `ipv6`.
+    case ipv6
 
     /// The name used in exported specs and messages.
     public var description: String {
@@ -41,6 +51,8 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         case .uri: "uri"
         case .datePattern(let pattern): "date-pattern(\(pattern))"
         case .integer: "integer"
+        case .ipv4: "ipv4"
+        case .ipv6: "ipv6"
         }
     }
 
@@ -67,7 +79,7 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         case .time: "^\(time)(\\.[0-9]+)?$"
         case .objectId: "^[0-9a-fA-F]{24}$"
         case .integer: "^-?[0-9]+$"
-        case .dateTime, .date, .uuid, .email, .uri, .datePattern: nil
+        case .dateTime, .date, .uuid, .email, .uri, .datePattern, .ipv4, .ipv6: nil
         }
     }
 
@@ -79,7 +91,7 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         }
         let simple: [StringFormat] = [
             .dateTime, .dateTimeWithoutFraction, .dateTimeWithFraction, .date, .time, .uuid, .objectId, .email, .uri,
-            .integer,
+            .integer, .ipv4, .ipv6,
         ]
         guard let format = simple.first(where: { $0.description == name }) else { return nil }
         self = format
@@ -110,7 +122,16 @@ public enum StringFormat: Sendable, Hashable, CustomStringConvertible {
         case .uri: return Self.isURI(string)
         case .datePattern(let pattern): return DateTimeSyntax.formatter(pattern).date(from: string) != nil
         case .integer: return Int(string) != nil
+        case .ipv4: return Self.isAddress(string, family: AF_INET)
+        case .ipv6: return Self.isAddress(string, family: AF_INET6)
         }
+    }
+
+    /// Whether `inet_pton` reads the text as an address of the family (glibc's and Darwin's refuse a leading zero in
+    /// an IPv4 octet, as JSON Schema's dotted-quad does).
+    private static func isAddress(_ string: String, family: Int32) -> Bool {
+        var address = in6_addr()
+        return inet_pton(family, string, &address) == 1
     }
 
     private static func isEmail(_ string: String) -> Bool {
