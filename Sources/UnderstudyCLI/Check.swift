@@ -22,7 +22,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "The API (\(APISelection.oneAPIList)).")
     var api: APISelection?
 
-    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to check the server against, instead of --api.")
+    @Option(help: "An OpenAPI 3 or Swagger 2 document (JSON or YAML) to check the server against, instead of --api.")
     var spec: String?
 
     @Option(help: "The server's base URL, e.g. https://staging.example.com.")

@@ -9,9 +9,9 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two spec versions and classify every change by what it does to the apps' Swift models.",
         discussion: """
-            OLD and NEW are each a canonical spec file (`understudy export`), an OpenAPI 3.0 or 3.1 document \
-            (JSON or YAML, such as `understudy export --format openapi` writes), or a folder of them (its *.json, \
-            *.yaml and *.yml files; an OpenAPI document is recognised by its top-level `openapi` key; subfolders \
+            OLD and NEW are each a canonical spec file (`understudy export`), an OpenAPI 3.0, 3.1 or Swagger 2.0 \
+            document (JSON or YAML, such as `understudy export --format openapi` writes), or a folder of them (its \
+            *.json, *.yaml and *.yml files; a document is recognised by its top-level `openapi` or `swagger` key; subfolders \
             are not read). With --baseline DIR, the current descriptors are compared with the committed baseline. Exit status: 0 when no change \
             reaches --fail-on, 1 when one does, 2 when a side cannot be read, 64 bad usage. To accept a \
             breaking change, update the baseline in the same commit: `swift run understudy export --api all --out specs`.

@@ -16,7 +16,7 @@ struct Generate: ParsableCommand {
     @Option(help: "The API (\(Specs.selectorList)).")
     var api: APISelection?
 
-    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to write fixtures for, with --api's or alone. Repeatable.")
+    @Option(help: "An OpenAPI 3 or Swagger 2 document (JSON or YAML) to write fixtures for, with --api's or alone. Repeatable.")
     var spec: [String] = []
 
     func validate() throws {

@@ -20,7 +20,7 @@ struct Lint: ParsableCommand {
     )
     var api: APISelection?
 
-    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to lint, with --api's or alone. Repeatable.")
+    @Option(help: "An OpenAPI 3 or Swagger 2 document (JSON or YAML) to lint, with --api's or alone. Repeatable.")
     var spec: [String] = []
 
     @Option(help: "Output format: text or json.")

@@ -11,7 +11,7 @@ struct List: ParsableCommand {
     @Option(help: "The API to list (\(Specs.selectorList)). Default: all, or none with --spec.")
     var api: APISelection?
 
-    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) to list, with --api's or alone. Repeatable.")
+    @Option(help: "An OpenAPI 3 or Swagger 2 document (JSON or YAML) to list, with --api's or alone. Repeatable.")
     var spec: [String] = []
 
     @Option(help: "Output format: text or json.")

@@ -23,8 +23,8 @@ struct Mock: AsyncParsableCommand {
 
     @Option(
         help: """
-            Serve an OpenAPI 3.0 or 3.1 document (JSON or YAML), on the port after the --api servers, under the base \
-            path of its first server URL: its resources keep what is created, updated and deleted (see \
+            Serve an OpenAPI 3 or Swagger 2 document (JSON or YAML), on the port after the --api servers, under the \
+            base path of its first server URL: its resources keep what is created, updated and deleted (see \
             `understudy list --resources`). Repeatable.
             """)
     var spec: [String] = []

@@ -48,7 +48,7 @@ struct ProxyArguments: ParsableArguments {
     @Option(help: "The API (\(APISelection.oneAPIList)).")
     var api: APISelection?
 
-    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) of the upstream, instead of --api.")
+    @Option(help: "An OpenAPI 3 or Swagger 2 document (JSON or YAML) of the upstream, instead of --api.")
     var spec: String?
 
     @Option(help: "The real server's base URL, e.g. https://staging.example.com.")

@@ -3,12 +3,12 @@ import Foundation
 import UnderstudyCore
 import UnderstudyOpenAPI
 
-/// `--spec FILE`: a user's OpenAPI 3.0 or 3.1 document (JSON or YAML) as a spec, named after the file
+/// `--spec FILE`: a user's OpenAPI 3 or Swagger 2 document (JSON or YAML) as a spec, named after the file
 /// (`petstore.yaml` → `petstore`).
 enum SpecFiles {
     /// Reads each document.
     /// - Throws: ``ExitStatus/toolFailure`` (exit 2) after saying why, when one cannot be read or is not
-    ///   OpenAPI 3.0 / 3.1.
+    ///   OpenAPI 3.0 / 3.1 or Swagger 2.0.
     static func load(_ paths: [String]) throws -> [APISpec] {
         try paths.map { path in
             do {

@@ -25,7 +25,8 @@ struct Validate: ParsableCommand {
     @Option(help: "The API (\(Specs.all.map(\.id).joined(separator: ", "))).")
     var api: APISelection?
 
-    @Option(help: "An OpenAPI 3.0 or 3.1 document (JSON or YAML) whose endpoint to validate against, instead of --api.")
+    @Option(
+        help: "An OpenAPI 3 or Swagger 2 document (JSON or YAML) whose endpoint to validate against, instead of --api.")
     var spec: String?
 
     @Option(help: "The endpoint, as `understudy list` shows it: \"GET /activities\".")

@@ -186,11 +186,15 @@ extension CheckSession {
     }
 
     /// A body in the media type the endpoint takes: JSON where the document allows it (and for built-in
-    /// specs), else a form, multipart form data, or a few bytes of the documented type.
+    /// specs), else YAML (written as JSON, which YAML 1.2 reads), a form, multipart form data, or a few bytes of the
+    /// documented type.
     func encoded(_ body: JSONValue?, for endpoint: AnyEndpoint) -> (bytes: [UInt8], contentType: String)? {
         let types = endpoint.requestMediaTypes
         if types.isEmpty || types.contains(where: { DocumentedResponse.isJSON(MediaType.essence($0)) }) {
             let type = types.first { DocumentedResponse.isJSON(MediaType.essence($0)) } ?? "application/json"
+            return body.map { ($0.serializedBytes(), type) }
+        }
+        if let type = types.first(where: { DocumentedResponse.isYAML(MediaType.essence($0)) }) {
             return body.map { ($0.serializedBytes(), type) }
         }
         if types.contains(MediaType.form) {

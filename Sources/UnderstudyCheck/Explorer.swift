@@ -102,7 +102,7 @@ struct Explorer {
         guard let path = session.pathValues(for: endpoint, guessing: true) else { return nil }
         guard let made = await body(for: endpoint) else { return nil }
         let hinted = spec.writeHints.bodies[endpoint.id] != nil
-        let body = hinted ? made : namingItem(made, of: resource, for: endpoint)
+        let body = hinted ? made : fittingItsPath(namingItem(made, of: resource, for: endpoint), of: resource)
         let request = session.request(
             endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
         let (exchange, answer) = await send(endpoint, request, path: path)
@@ -352,6 +352,24 @@ struct Explorer {
             name += String(repeating: "0", count: minimum - name.count)
         }
         members[member] = .string(name)
+        return .object(members)
+    }
+
+    /// A body whose identifier is one the item's path refuses, given one it takes: the Petstore creates an `Order`
+    /// whose `id` is any int64, and reads it back at `/store/order/{orderId}` where `orderId` is at most 5. The read
+    /// back must be able to name what was made.
+    private func fittingItsPath(_ body: JSONValue?, of resource: Resource) -> JSONValue? {
+        guard case .object(var members)? = body, let identifier = resource.identifier,
+            let member = identifier.member, let value = members[member],
+            let read = resource.operation(.read).flatMap({ spec.endpoint($0.endpoint) }),
+            let parameter = read.parameters.first(where: { $0.location == .path && $0.name == identifier.parameter })
+        else { return body }
+        let validator = Validator(definitions: spec.definitions, direction: .request)
+        guard !validator.validate(value, against: parameter.schema).isEmpty else { return body }
+        var random = SeededRandom(seed: session.options.seed).derived("identifier \(resource.name)")
+        var generator = FixtureGenerator(
+            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        members[member] = generator.value(for: parameter.schema)
         return .object(members)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import UnderstudyCore
 
-/// Reads an OpenAPI 3.0 or 3.1 document (JSON or YAML) into an ``APISpec``, whose
+/// Reads an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (JSON or YAML), into an ``APISpec``, whose
 /// ``APISpec/canonicalJSON`` is what ``SpecDiff`` compares.
 ///
 /// A document written by ``OpenAPIExport`` reads back to the spec it came from (its `x-understudy-*`
@@ -14,9 +14,9 @@ import UnderstudyCore
 /// let changes = SpecDiff.compare(old: baseline, new: spec.canonicalJSON)
 /// ```
 public enum OpenAPIImport {
-    /// Whether a JSON document is an OpenAPI document (it has a top-level `openapi` version).
+    /// Whether a JSON document is an OpenAPI document (it has a top-level `openapi` version, or `swagger: "2.0"`).
     public static func isOpenAPI(_ document: JSONValue) -> Bool {
-        document["openapi"]?.stringValue != nil
+        document["openapi"]?.stringValue != nil || Swagger2Conversion.isSwagger2(document)
     }
 
     /// Parses JSON or YAML bytes (JSON keeps number literals exactly).
@@ -52,11 +52,21 @@ public enum OpenAPIImport {
         try read(document: OpenAPIDocumentReader.parse(bytes, source: source), source: source, fallbackID: fallbackID)
     }
 
+    /// A Swagger 2.0 document is read as the OpenAPI 3.0 document it upgrades to (``Swagger2Conversion``); what the
+    /// upgrade cannot carry over exactly is among the problems.
     private static func read(document: JSONValue, source: String, fallbackID: String?) throws
         -> (spec: APISpec, problems: [String])
     {
+        var document = document
+        var notes: [String] = []
+        if Swagger2Conversion.isSwagger2(document) {
+            (document, notes) = Swagger2Conversion.upgrade(document)
+            notes = notes.map { "Swagger 2.0: \($0)" }
+        } else if document["openapi"] == nil, let version = Swagger2Conversion.version(of: document) {
+            throw OpenAPIImportError.unsupportedVersion(source, "Swagger \(version)")
+        }
         let problems = try OpenAPIDocumentReader.validate(document, source: source)
-        return (DocumentImport(document).spec(fallbackID: fallbackID), problems)
+        return (DocumentImport(document).spec(fallbackID: fallbackID), notes + problems)
     }
 }
 
@@ -337,10 +347,13 @@ private struct DocumentImport {
     }
 
     /// The JSON media type of a content map (`application/json` first, then any `+json` or `json` type).
+    /// The JSON media type of a content map (`application/json` first), else a YAML one: the bodies a model describes.
     private func jsonMedia(_ content: JSONValue) -> (String, JSONValue)? {
         guard let content = content.objectValue else { return nil }
         let keys = content.keys.sorted()
-        guard let key = keys.first(where: { $0 == "application/json" }) ?? keys.first(where: { $0.contains("json") })
+        guard
+            let key = keys.first(where: { $0 == "application/json" }) ?? keys.first(where: { $0.contains("json") })
+                ?? keys.first(where: { DocumentedResponse.isYAML($0.lowercased()) })
         else { return nil }
         return (key, content[key]!)
     }

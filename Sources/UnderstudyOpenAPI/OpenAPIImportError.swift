@@ -25,7 +25,7 @@ public struct OpenAPIImportError: Error, Sendable, Hashable, CustomStringConvert
         OpenAPIImportError(.notOpenAPI, source: source)
     }
 
-    /// The `openapi` version is neither 3.0.x nor 3.1.x.
+    /// The `openapi` version is neither 3.0.x nor 3.1.x (or the `swagger` version is not 2.0).
     public static func unsupportedVersion(_ source: String, _ version: String) -> OpenAPIImportError {
         OpenAPIImportError(.unsupportedVersion(version), source: source)
     }
@@ -35,7 +35,8 @@ public struct OpenAPIImportError: Error, Sendable, Hashable, CustomStringConvert
         case .unreadable(let detail): "\(source): not JSON or YAML: \(detail)"
         case .notOpenAPI: "\(source): not an OpenAPI document (no top-level \"openapi\" version)"
         case .unsupportedVersion(let version):
-            "\(source): OpenAPI version \(version) is not supported; expected 3.0.x or 3.1.x"
+            "\(source): \(version.hasPrefix("Swagger") ? version : "OpenAPI version \(version)") is not supported; "
+                + "expected OpenAPI 3.0.x or 3.1.x, or Swagger 2.0"
         }
     }
 }

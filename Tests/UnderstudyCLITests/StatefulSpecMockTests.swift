@@ -234,6 +234,49 @@ struct StatefulSpecMockTests {
         }
     }
 
+    /// Schemathesis created a Petstore `Order` with `id` 9223372036854775807, then one without an id: the next of the
+    /// sequence overflowed and the mock died. Past the largest integer, a new id is the smallest one no item has.
+    @Test func aCreateAfterTheLargestIntegerIdGetsAFreeOne() async throws {
+        let spec = try SpecMockTests.spec(
+            SpecMockTests.documents.appendingPathComponent("public/swagger-petstore-v2.yaml").path)
+        let engine = MockEngine(behaviour: try await ResourceMock(spec: spec))
+        let json = ["content-type": "application/json"]
+        let largest = await engine.respond(
+            to: RawRequest(
+                method: "POST", path: "\(spec.basePath)/store/order", headers: json,
+                body: Array(#"{"id": 9223372036854775807, "petId": 1, "quantity": 1}"#.utf8)))
+        #expect(largest.status == 200)
+        var ids: Set<Int> = []
+        for _ in 0..<3 {
+            let created = await engine.respond(
+                to: RawRequest(
+                    method: "POST", path: "\(spec.basePath)/store/order", headers: json, body: Array("{}".utf8)))
+            #expect(created.status == 200, "\(String(decoding: created.body, as: UTF8.self))")
+            ids.insert(try #require(try JSONValue(parsing: created.body)["id"]?.numberValue?.intValue))
+        }
+        // Three new ids, each its own order's, and small enough for the document's `orderId` (at most 5).
+        #expect(ids.count == 3 && ids.allSatisfy { (1...5).contains($0) }, "\(ids)")
+        for id in ids {
+            let read = await engine.respond(to: RawRequest(method: "GET", path: "\(spec.basePath)/store/order/\(id)"))
+            #expect(read.status == 200 && (try? JSONValue(parsing: read.body)["id"]) == .integer(id))
+        }
+    }
+
+    /// Gotify answers its plugins' configuration in YAML (`application/x-yaml`, an object): the mock answered it
+    /// empty, which Schemathesis read as `null`. It is written as JSON text, a YAML 1.2 document, stateful or not.
+    @Test func aYAMLAnswerIsTheModelsTree() async throws {
+        let spec = try SpecMockTests.spec(SpecMockTests.documents.appendingPathComponent("public/gotify.json").path)
+        for behaviour: any MockBehaviour in [FixtureMock(spec: spec), try await ResourceMock(spec: spec)] {
+            let answer = await MockEngine(behaviour: behaviour).respond(
+                to: RawRequest(method: "GET", path: "/plugin/1/config", headers: ["x-gotify-key": "understudy"]))
+            #expect(answer.status == 200)
+            #expect(answer.headers.first { $0.name == "Content-Type" }?.value == "application/x-yaml")
+            #expect(
+                try JSONValue(parsing: answer.body).objectValue != nil,
+                "\(String(decoding: answer.body, as: UTF8.self))")
+        }
+    }
+
     /// A `Prefer` answer is the document's (Prism's way of choosing one), and it changes nothing.
     @Test func preferredAnswersTouchNoState() async throws {
         try await Self.withShelter { base in

@@ -16,7 +16,7 @@ public struct DocumentedResponse: Sendable {
     /// Every media type the document gives the body (`application/json`, `application/xml`), sorted; empty when
     /// the response has no body.
     public var mediaTypes: [String] = []
-    /// The model of a JSON body; `nil` for no body or one in another media type (answered, never validated).
+    /// The model of a JSON (or YAML) body; `nil` for no body or one in another media type (answered, never validated).
     public var model: ModelReference?
     /// Named examples in document order; a lone `example` is named `default`. Non-JSON examples are strings.
     public var examples: [NamedExample]
@@ -44,6 +44,19 @@ public struct DocumentedResponse: Sendable {
     /// (`application/problem+json`, `application/merge-patch+json`).
     public static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+
+    /// Whether the body is a tree its model describes: JSON, or YAML (Gotify's plugin configuration), which a mock
+    /// writes as JSON text, a YAML 1.2 document.
+    public var isStructured: Bool {
+        isJSON || mediaType.map { Self.isYAML($0.lowercased()) } ?? false
+    }
+
+    /// Whether a lower-cased media type is YAML: `application/yaml` (RFC 9512), the `x-yaml` and `text/` forms in
+    /// use before it, and the `+yaml` types.
+    public static func isYAML(_ mediaType: String) -> Bool {
+        ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"].contains(mediaType)
+            || mediaType.hasSuffix("+yaml")
     }
 }
 

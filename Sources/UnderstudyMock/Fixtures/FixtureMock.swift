@@ -131,7 +131,7 @@ package struct FixtureMock: ReadsFixtures {
         }
         let recorded = fixtures.flatMap { $0.recorded(endpoint.id, status: status, in: spec) }
         var body =
-            if let state, status == endpoint.success.rawValue, response.isJSON {
+            if let state, status == endpoint.success.rawValue, response.isStructured {
                 Body.json(state)
             } else {
                 try self.body(
@@ -175,7 +175,7 @@ package struct FixtureMock: ReadsFixtures {
             let mediaType = documented.mediaType
         else { return errorResponse(error, spec: spec) }
         let headers = [("Content-Type", mediaType)] + error.headers
-        guard documented.isJSON else {
+        guard documented.isStructured else {
             let text = error.messages.joined(separator: "; ")
             return MockResponse(status: error.status.rawValue, headers: headers, body: Array(text.utf8))
         }
@@ -208,21 +208,21 @@ package struct FixtureMock: ReadsFixtures {
                     "Prefer: example=\(name): the \(status) response has no example of that name"
                         + (names.isEmpty ? "" : " (it has \(names))"))
             }
-            return Self.body(example.value, json: response.isJSON)
+            return Self.body(example.value, json: response.isStructured)
         }
         if let recorded, !preference.dynamic {
             // Recorded answers are JSON as the server sent it, whatever media type the document gives.
-            return response.isJSON ? .json(recorded) : .bytes(recorded.serializedBytes())
+            return response.isStructured ? .json(recorded) : .bytes(recorded.serializedBytes())
         }
         let validator = Validator(definitions: spec.definitions)
         if !preference.dynamic {
             let example = response.examples.first { example in
-                guard response.isJSON, let model = response.model else { return true }
+                guard response.isStructured, let model = response.model else { return true }
                 return !validator.validate(example.value, against: model.schema).contains { $0.severity == .error }
             }
-            if let example { return Self.body(example.value, json: response.isJSON) }
+            if let example { return Self.body(example.value, json: response.isStructured) }
         }
-        guard response.isJSON else {
+        guard response.isStructured else {
             return .bytes(Array((response.mediaType?.hasPrefix("text/") == true ? "understudy" : "").utf8))
         }
         guard let model = response.model else { return .json(.object([:])) }

@@ -56,7 +56,8 @@ struct ResourceItems {
         // A schema may give one value only (an enumeration, its `examples`): after a few tries, the number decides.
         var candidate = ""
         for attempt in 0..<16 {
-            next += 1
+            // Past the largest integer (a client wrote 9223372036854775807), the smallest one no item has.
+            next = next == .max ? Self.smallestFreeInteger(in: table) : next + 1
             switch schema {
             case .string(let constraints)? where constraints.format == .uuid:
                 var random = SeededRandom(seed: seed).derived("\(spec.id) \(name) id \(next)")
@@ -79,6 +80,11 @@ struct ResourceItems {
 
     private static func largestInteger(in table: StateTable<ResourceRow>?) -> Int {
         table?.compactMap { Int($0.id) }.max() ?? 0
+    }
+
+    private static func smallestFreeInteger(in table: StateTable<ResourceRow>?) -> Int {
+        let taken = Set(table?.compactMap { Int($0.id) } ?? [])
+        return (1...).first { !taken.contains($0) }!
     }
 
     // MARK: Stored items
