@@ -55,6 +55,12 @@ final class StateDatabase: @unchecked Sendable {
 
     deinit { shutDown() }
 
+    /// Closes the file and releases its lock now, not when the last reference goes (a task that wrote through the
+    /// store may hold one a while longer); a later write is refused with ``StateFileError/closed(_:)``.
+    func release() {
+        shutDown()
+    }
+
     private func shutDown() {
         closeConnection()
         // Closing the descriptor also drops the process's POSIX locks on the file: SQLite is closed first.
@@ -201,6 +207,7 @@ final class StateDatabase: @unchecked Sendable {
     }
 
     private func transaction(_ body: () throws -> Void) throws {
+        guard connection != nil else { throw StateFileError.closed(path) }
         try execute("BEGIN")
         do {
             try body()

@@ -220,6 +220,14 @@ package final class StateStore<State: StoredState>: Sendable {
         }
     }
 
+    /// Releases the state file now (its lock among it), once the commit in progress is durable, so the file can be
+    /// opened again in this process at once: a mock stopped and started again on the same `--state` inside a test
+    /// suite. The state stays readable; a write after it is refused with ``StateFileError/closed(_:)``. A store
+    /// without a file, or with a shared database, has nothing to release.
+    package func close() {
+        contents.withLock { $0.database?.release() }
+    }
+
     /// Restores the seed state.
     /// - Parameter keep: copies what survives a reset from the old state into the fresh one (issued tokens).
     package func reset(keeping keep: (_ fresh: inout State, _ old: State) -> Void = { _, _ in }) async throws {
@@ -402,6 +410,11 @@ package struct StateFileError: Error, Sendable, Equatable, CustomStringConvertib
             description:
                 "the state file \(path) was removed or replaced while the mock ran (its folder deleted?); the "
                 + "write was not kept: restart the mock to write to a new file")
+    }
+
+    /// The store was closed (``StateStore/close()``); the write was not kept.
+    package static func closed(_ path: String) -> StateFileError {
+        StateFileError(description: "the state file \(path) was closed; the write was not kept")
     }
 
     package static func cannotOpen(_ path: String, _ reason: String) -> StateFileError {

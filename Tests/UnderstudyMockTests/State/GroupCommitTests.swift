@@ -170,6 +170,13 @@ struct GroupCommitTests {
             }
             #expect(store.read { $0.issued.value } == 300 - refused.count)
             #expect(store.read { $0.items.rows(in: "owner cy") }.isEmpty)
+            // Released now: a child task may keep the store alive a while after the group ends (it did, once in nine
+            // full runs, on a starved pool, and the reopening below found the file locked).
+            store.close()
+            await #expect(throws: StateFileError.closed(file.path)) {
+                try await store.write { $0.issued.value += 1 }
+            }
+            #expect(store.read { $0.issued.value } == 300 - refused.count)
         }
         let reopened = try await StateStore(seed: StateStoreTests.seed, file: file)
         let ids = Set(StateStoreTests.snapshot(reopened).map(\.id))
