@@ -94,23 +94,33 @@ extension CheckSession {
         }
     }
 
-    /// Remembers the path values an answer gives the operations its links name (`username: $response.body#/owner/username`,
-    /// or `userId: $request.path.id` from the request's own `path` values). A pointer that names nothing in a list
-    /// answer is read in its first item, as a link from a list means it. A later answer's values replace an earlier
-    /// one's: they name what the run saw last.
-    func follow(_ links: [ResponseLink], in body: JSONValue, path: [String: String]) {
+    /// Remembers the values an answer gives the operations its links name: from the answer's body
+    /// (`username: $response.body#/owner/username`; a pointer that names nothing in a list answer is read in its
+    /// first item, as a link from a list means it) or its headers, from the request's own path, query or body
+    /// (`userId: $request.path.id`), or written in the link. A later answer's values replace an earlier one's: they
+    /// name what the run saw last.
+    func follow(
+        _ links: [ResponseLink], request: OutgoingRequest, path: [String: String], response: RecordedResponse,
+        body: JSONValue?
+    ) {
         guard !links.isEmpty else { return }
-        let first = PaginationWalk.items(in: body)?.first
+        let first = body.flatMap { PaginationWalk.items(in: $0)?.first }
+        let query = QueryItems(URLComponents(string: request.url)?.percentEncodedQuery ?? "")
+        let sent = request.body.flatMap { try? JSONValue(parsing: $0) }
         var found: [String: [String: String]] = [:]
         for link in links {
-            for (name, pointer) in link.parameters {
-                guard let value = (body[pointer: pointer] ?? first?[pointer: pointer]).flatMap(Self.scalar) else {
-                    continue
+            for (name, source) in link.values {
+                let value: String?
+                switch source {
+                case .responseBody(let pointer):
+                    value = (body?[pointer: pointer] ?? first?[pointer: pointer]).flatMap(Self.scalar)
+                case .responseHeader(let header): value = response.headers[header]
+                case .requestPath(let parameter): value = path[parameter]
+                case .requestQuery(let parameter): value = query[parameter]
+                case .requestBody(let pointer): value = sent?[pointer: pointer].flatMap(Self.scalar)
+                case .constant(let text): value = text
                 }
-                found[link.target, default: [:]][name] = value
-            }
-            for (name, source) in link.requestPath {
-                guard let value = path[source], !value.isEmpty else { continue }
+                guard let value, !value.isEmpty else { continue }
                 found[link.target, default: [:]][name] = value
             }
         }

@@ -341,7 +341,7 @@ final class CheckSession: Sendable {
             exchange.outcome = .response(response)
             if (200..<300).contains(response.status) {
                 learn(endpoint, path: path, response: response, body: body)
-                if let body { follow(endpoint.links, in: body, path: path) }
+                follow(endpoint.links, request: request, path: path, response: response, body: body)
             }
         }
         state.withLock { state in
@@ -523,6 +523,23 @@ final class CheckSession: Sendable {
             }
             await forEach(ready) { endpoint, values in await self.checkRead(endpoint, path: values) }
             pending = waiting
+        }
+    }
+
+    /// Reads again what the writes' links lead to, with the values the links gave: a read sent before with other
+    /// values (made up: the preview of a draft the check had not written yet) now names what a write made.
+    func checkLinkedReads() async {
+        let linked = state.withLock { state in
+            state.linked.filter { target, values in
+                guard let reached = state.reached[target] else { return true }
+                return values.contains { reached[$0.key] != $0.value }
+            }
+        }
+        for endpoint in spec.endpoints where endpoint.method == .get && canCall(endpoint) {
+            guard let values = linked[endpoint.id],
+                let path = pathValues(for: endpoint, guessing: true, preset: values)
+            else { continue }
+            await checkRead(endpoint, path: path)
         }
     }
 

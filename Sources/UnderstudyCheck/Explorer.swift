@@ -32,6 +32,7 @@ struct Explorer {
         await exploreTables()
         for target in spec.writeHints.targets { await act(target) }
         await otherWrites()
+        await session.checkLinkedReads()
         for (resource, item) in made.reversed() { await remove(item, of: resource) }
         for flow in spec.writeHints.flows { await flow.scenario.run(in: session) }
         await endSession()

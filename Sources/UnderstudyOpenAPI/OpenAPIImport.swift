@@ -270,20 +270,13 @@ private struct DocumentImport {
                     let target = link["operationId"]?.stringValue.flatMap({ operationIDs[$0] })
                         ?? link["operationRef"]?.stringValue.flatMap(operation(reference:))
                 else { continue }
-                var parameters: [String: JSONPointer] = [:]
-                var requestPath: [String: String] = [:]
+                // A parameter may be named with its location (`path.id`).
+                var values: [String: LinkValue] = [:]
                 for (name, expression) in link["parameters"]?.objectValue ?? [:] {
                     let parameter = name.split(separator: ".").last.map(String.init) ?? name
-                    guard let text = expression.stringValue else { continue }
-                    if text.hasPrefix("$response.body#") {
-                        parameters[parameter] = JSONPointer(String(text.dropFirst("$response.body#".count)))
-                    } else if text.hasPrefix("$request.path.") {
-                        requestPath[parameter] = String(text.dropFirst("$request.path.".count))
-                    }
+                    values[parameter] = LinkValue(expression)
                 }
-                if !parameters.isEmpty || !requestPath.isEmpty {
-                    found.append(ResponseLink(target: target, parameters: parameters, requestPath: requestPath))
-                }
+                if !values.isEmpty { found.append(ResponseLink(target: target, values: values)) }
             }
         }
         return found

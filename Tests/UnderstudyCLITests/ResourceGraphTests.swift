@@ -82,7 +82,7 @@ struct ResourceGraphTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let spec = try SpecMockTests.spec(file.path)
         #expect(spec.endpoint("POST /badges")?.links == [
-            ResponseLink(target: "GET /badges/{ref}", parameters: ["ref": JSONPointer(tokens: ["handle"])])
+            ResponseLink(target: "GET /badges/{ref}", values: ["ref": .responseBody(JSONPointer(tokens: ["handle"]))])
         ])
         #expect(spec.endpoint("GET /badges")?.links.first?.target == "GET /badges/{ref}")
         let badges = try #require(ResourceGraph(spec: spec).resource(named: "badges"))

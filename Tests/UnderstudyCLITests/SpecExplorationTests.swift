@@ -180,6 +180,80 @@ struct SpecExplorationTests {
         #expect(report.findings.filter { $0.severity == .error }.isEmpty, "\(report.findings.map(\.summary))")
     }
 
+    /// A link's value may also come from the answer's headers, the request's query or body, or the link itself
+    /// (OpenAPI 3.1 §4.8.20.4, runtime expressions; a value that is not an expression is a constant).
+    @Test func linkValuesComeFromHeadersQueriesBodiesAndConstants() async throws {
+        let document = #"""
+            openapi: 3.0.3
+            info: {title: Sources, version: "1"}
+            paths:
+              /session:
+                get:
+                  responses:
+                    '200':
+                      description: The session, its account in a header
+                      headers: {X-Account: {schema: {type: string, enum: [acc-9]}}}
+                      content: {application/json: {schema: {type: object}}}
+                      links:
+                        account: {operationId: account, parameters: {account: $response.header.X-Account}}
+                        release: {operationId: release, parameters: {version: v2}}
+              /search:
+                get:
+                  parameters: [{name: owner, in: query, required: true, schema: {type: string, enum: [q-5]}}]
+                  responses:
+                    '200':
+                      description: Found
+                      content: {application/json: {schema: {type: array, items: {type: object}}}}
+                      links:
+                        stars: {operationId: stars, parameters: {owner: '{$request.query.owner}'}}
+              /drafts:
+                post:
+                  requestBody:
+                    content: {application/json: {schema: {type: object, required: [title], properties: {title: {type: string, enum: [d-3]}}}}}
+                  responses:
+                    '201':
+                      description: Drafted
+                      content: {application/json: {schema: {type: object}}}
+                      links:
+                        preview: {operationId: preview, parameters: {title: $request.body#/title}}
+              /accounts/{account}:
+                get:
+                  operationId: account
+                  parameters: [{name: account, in: path, required: true, schema: {type: string}}]
+                  responses: {'200': {description: An account, content: {application/json: {schema: {type: object}}}}}
+              /releases/{version}:
+                get:
+                  operationId: release
+                  parameters: [{name: version, in: path, required: true, schema: {type: string}}]
+                  responses: {'200': {description: A release, content: {application/json: {schema: {type: object}}}}}
+              /owners/{owner}/stars:
+                get:
+                  operationId: stars
+                  parameters: [{name: owner, in: path, required: true, schema: {type: string}}]
+                  responses: {'200': {description: Stars, content: {application/json: {schema: {type: array, items: {type: object}}}}}}
+              /previews/{title}:
+                get:
+                  operationId: preview
+                  parameters: [{name: title, in: path, required: true, schema: {type: string}}]
+                  responses: {'200': {description: A preview, content: {application/json: {schema: {type: object}}}}}
+            """#
+        let spec = try OpenAPIImport.spec(Array(document.utf8), source: "sources.yaml")
+        #expect(
+            spec.endpoint("GET /session")?.links.map(\.values).sorted { $0.keys.first! < $1.keys.first! } == [
+                ["account": .responseHeader("X-Account")], ["version": .constant("v2")],
+            ])
+        let server = try await MockServer.start(try await ResourceMock(spec: spec))
+        let options = CheckOptions(
+            baseURL: server.baseURL.absoluteString, allowWrites: true, probes: false,
+            transport: HTTPTransport.Options(timeout: .seconds(120)))
+        let report = await Checker(spec: spec, options: options).run()
+        await server.stop()
+        let paths = report.sent.map { URL(string: $0.url)?.path ?? "" }
+        for expected in ["/accounts/acc-9", "/releases/v2", "/owners/q-5/stars", "/previews/d-3"] {
+            #expect(paths.contains(expected), "\(expected): \(paths)")
+        }
+    }
+
     /// The documents Understudy exports for its built-in APIs work as they are in `mock --spec`: the generic engine
     /// honours what they declare of their lists, the meanings of their query parameters (`x-understudy-meaning`:
     /// VideGreniers' `eventType`, `sortBy`/`sortDescending` and `daysAhead`, 42's `filter[active]`, `filter[future]`

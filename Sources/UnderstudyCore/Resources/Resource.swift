@@ -131,21 +131,64 @@ public struct ResourceOperation: Sendable, Hashable {
     }
 }
 
-/// An OpenAPI link of a success answer: which operation its values lead to, and which path parameters of that
-/// operation come from where in the answer (`petId: $response.body#/id`) or in the request's path
-/// (`userId: $request.path.id`).
+/// An OpenAPI link of a success answer: which operation its values lead to, and where each parameter of that
+/// operation comes from (`petId: $response.body#/id`, `userId: $request.path.id`).
 public struct ResponseLink: Sendable, Hashable {
     /// The operation linked to (`GET /pets/{petId}`).
     public var target: String
-    /// Path parameter → the place in the answer's body that gives it.
-    public var parameters: [String: JSONPointer]
-    /// Path parameter → the path parameter of the request answered that gives it.
-    public var requestPath: [String: String]
+    /// Parameter of the target → where its value comes from.
+    public var values: [String: LinkValue]
 
-    public init(target: String, parameters: [String: JSONPointer], requestPath: [String: String] = [:]) {
+    public init(target: String, values: [String: LinkValue]) {
         self.target = target
-        self.parameters = parameters
-        self.requestPath = requestPath
+        self.values = values
+    }
+
+    /// Parameter → the place in the answer's body that gives it.
+    public var bodyPointers: [String: JSONPointer] {
+        values.compactMapValues { if case .responseBody(let pointer) = $0 { pointer } else { nil } }
+    }
+}
+
+/// Where a link takes a parameter's value (OpenAPI's runtime expressions, and constants).
+public enum LinkValue: Sendable, Hashable {
+    /// `$response.body#/owner/id`.
+    case responseBody(JSONPointer)
+    /// `$response.header.X-Request-Id` (a header's name, any case).
+    case responseHeader(String)
+    /// `$request.path.id`: a path value of the request answered.
+    case requestPath(String)
+    /// `$request.query.owner`.
+    case requestQuery(String)
+    /// `$request.body#/name`.
+    case requestBody(JSONPointer)
+    /// A value written in the link (`limit: 10`), as text.
+    case constant(String)
+
+    /// The source a link parameter's value names: a runtime expression (bare, or alone in braces,
+    /// `{$response.body#/id}`), else a constant; `nil` for what no request could be given (`$url`, `$method`, an
+    /// object).
+    public init?(_ value: JSONValue) {
+        guard case .string(var text) = value else {
+            switch value {
+            case .number(let number): self = .constant(number.literal)
+            case .bool(let flag): self = .constant(String(flag))
+            default: return nil
+            }
+            return
+        }
+        if text.hasPrefix("{$"), text.hasSuffix("}") { text = String(text.dropFirst().dropLast()) }
+        guard text.hasPrefix("$") else {
+            self = .constant(text)
+            return
+        }
+        let forms: [(String, (String) -> LinkValue)] = [
+            ("$response.body#", { .responseBody(JSONPointer($0)) }), ("$response.header.", { .responseHeader($0) }),
+            ("$request.path.", { .requestPath($0) }), ("$request.query.", { .requestQuery($0) }),
+            ("$request.body#", { .requestBody(JSONPointer($0)) }),
+        ]
+        guard let (prefix, make) = forms.first(where: { text.hasPrefix($0.0) }) else { return nil }
+        self = make(String(text.dropFirst(prefix.count)))
     }
 }
 

@@ -238,7 +238,7 @@ package struct ResourceInference {
             let itemIDs = Set(itemEndpoints.map(\.id))
             let linked = collectionEndpoints.lazy.flatMap(\.links).compactMap { link -> String? in
                 guard itemIDs.contains(link.target) else { return nil }
-                return link.parameters[parameter]?.tokens.last { Int($0) == nil }
+                return link.bodyPointers[parameter]?.tokens.last { Int($0) == nil }
             }.first
             let member = linked ?? inferred
             identifier = ResourceIdentifier(parameter: parameter, member: member)
