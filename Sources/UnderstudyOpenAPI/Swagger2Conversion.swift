@@ -12,7 +12,8 @@ import UnderstudyCore
 /// - a `body` parameter is the request body, `formData` parameters the properties of a form body (multipart when one
 ///   is a `file`), each in the media types the operation `consumes` (the document's, else JSON);
 /// - a parameter's `type`, `format`, `items`, `enum`, bounds and `default` are its `schema`, its `collectionFormat` a
-///   `style` and `explode` (`csv` by default: `a,b`; `multi`: `a&a`);
+///   `style` and `explode` (`csv` by default: `a,b`; `multi`: `a&a`), its `x-example` (go-swagger's, springfox's)
+///   its example;
 /// - a response's `schema` is its content in the media types the operation `produces`, `examples` their examples,
 ///   its headers' types their schemas;
 /// - in schemas, `x-nullable` is `nullable`, a `file` a binary string, and a discriminator (a property name in 2.0)
@@ -270,6 +271,8 @@ enum Swagger2Conversion {
                 result[key] = members[key]
             }
             for (key, value) in members where key.hasPrefix("x-") { result[key] = value }
+            // 2.0 has no parameter example: go-swagger and springfox write `x-example`.
+            if let example = members["x-example"] { result["example"] = example }
             result["schema"] = parameterSchema(parameter)
             if members["type"] == "array" {
                 let location = members["in"]?.stringValue ?? "query"

@@ -47,6 +47,8 @@ struct Swagger2ImportTests {
         // A path item's parameter is each operation's.
         let read = try #require(spec.endpoint("GET /animals/{animalId}"))
         #expect(read.parameters.first { $0.name == "animalId" }?.schema == .integer(IntegerConstraints()))
+        // go-swagger's and springfox's `x-example` is the parameter's example.
+        #expect(read.parameters.first { $0.name == "animalId" }?.example == 2)
     }
 
     @Test func bodiesAndFormsAreRequestBodies() throws {
