@@ -410,7 +410,8 @@ private struct DocumentImport {
     /// The JSON (or form) body of a content map: its schema and model name; `nil` when it has neither.
     private func model(_ content: JSONValue?, fallback: String) -> ModelReference? {
         guard let content,
-            let (_, media) = jsonMedia(content) ?? content["application/x-www-form-urlencoded"].map({ ("form", $0) }),
+            let (_, media) = jsonMedia(content) ?? content["application/x-www-form-urlencoded"].map({ ("form", $0) })
+                ?? content["multipart/form-data"].map({ ("multipart", $0) }),
             let schemaJSON = media["schema"]
         else { return nil }
         let schema = schema(schemaJSON)

@@ -277,6 +277,36 @@ struct StatefulSpecMockTests {
         }
     }
 
+    /// An upload is validated as the form it is (RFC 7578): Gotify's application image needs its `file` part, so a
+    /// form without it is refused with the document's 400, and one with it is taken. Before, multipart bodies were
+    /// taken as they came.
+    @Test func aMultipartFormIsValidated() async throws {
+        let spec = try SpecMockTests.spec(SpecMockTests.documents.appendingPathComponent("public/gotify.json").path)
+        let engine = MockEngine(behaviour: try await ResourceMock(spec: spec))
+        func upload(_ parts: String) async -> MockResponse {
+            let body = parts + "--understudy--\r\n"
+            return await engine.respond(
+                to: RawRequest(
+                    method: "POST", path: "/application/1/image",
+                    headers: [
+                        "x-gotify-key": "understudy", "content-type": "multipart/form-data; boundary=understudy",
+                    ],
+                    body: Array(body.utf8)))
+        }
+        let file = "--understudy\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\nPNG\r\n"
+        let other = "--understudy\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhi\r\n"
+        let missing = await upload(other)
+        #expect(missing.status == 400)
+        #expect(String(decoding: missing.body, as: UTF8.self).contains("file"))
+        #expect(await upload(other + file).status == 200)
+        let broken = await engine.respond(
+            to: RawRequest(
+                method: "POST", path: "/application/1/image",
+                headers: ["x-gotify-key": "understudy", "content-type": "multipart/form-data; boundary=elsewhere"],
+                body: Array((file + "--understudy--\r\n").utf8)))
+        #expect(broken.status == 400)
+    }
+
     /// A `Prefer` answer is the document's (Prism's way of choosing one), and it changes nothing.
     @Test func preferredAnswersTouchNoState() async throws {
         try await Self.withShelter { base in

@@ -1,6 +1,7 @@
 /// Request media types.
 public enum MediaType {
     public static let form = "application/x-www-form-urlencoded"
+    public static let multipart = "multipart/form-data"
 
     /// `text/plain` from `Text/Plain; charset=utf-8`.
     public static func essence(_ contentType: String) -> String {

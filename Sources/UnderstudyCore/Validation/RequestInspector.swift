@@ -151,6 +151,21 @@ public struct RequestInspector: Sendable {
             body = Self.form(
                 FormURLEncoding.pairs(String(decoding: bytes, as: UTF8.self)), schema: model.schema,
                 definitions: spec.definitions)
+        } else if let contentType, MediaType.essence(contentType) == "multipart/form-data" {
+            guard let boundary = MultipartFormData.boundary(of: contentType),
+                let fields = MultipartFormData.fields(bytes, boundary: boundary)
+            else {
+                return (
+                    [
+                        Diagnostic(
+                            .error, rule: .requestBodyInvalidJSON,
+                            message: "the body is not multipart/form-data with the boundary its Content-Type gives "
+                                + "(RFC 7578: parts delimited by --boundary, each with a form-data name)",
+                            expected: "multipart/form-data", found: Render.preview(bytes))
+                    ], nil
+                )
+            }
+            body = Self.form(fields, schema: model.schema, definitions: spec.definitions)
         } else {
             do {
                 body = try JSONParser().parse(bytes)

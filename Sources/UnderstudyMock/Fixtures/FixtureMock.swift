@@ -92,9 +92,9 @@ package struct FixtureMock: ReadsFixtures {
         }
     }
 
-    /// JSON and forms are validated; any other media type is taken as it comes.
+    /// JSON and forms (multipart ones too) are validated; any other media type is taken as it comes.
     package func unreadableBody(mediaType: String) -> UnreadableBody? {
-        MediaType.isJSON(mediaType) || mediaType == MediaType.form ? nil : .unvalidated
+        MediaType.isJSON(mediaType) || [MediaType.form, MediaType.multipart].contains(mediaType) ? nil : .unvalidated
     }
 
     // MARK: Answers
