@@ -106,7 +106,7 @@ extension CheckSession {
         guard !links.isEmpty else { return }
         let first = body.flatMap { PaginationWalk.items(in: $0)?.first }
         let query = QueryItems(URLComponents(string: request.url)?.percentEncodedQuery ?? "")
-        let sent = request.body.flatMap { try? JSONValue(parsing: $0) }
+        lazy var sent = request.body.flatMap { try? JSONValue(parsing: $0) }
         var found: [String: [String: String]] = [:]
         for link in links {
             for (name, source) in link.values {

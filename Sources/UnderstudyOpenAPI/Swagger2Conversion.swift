@@ -52,14 +52,15 @@ enum Swagger2Conversion {
 
         init(_ source: JSONValue) {
             self.source = source
-            consumes = Self.mediaTypes(source["consumes"]) ?? ["application/json"]
-            produces = Self.mediaTypes(source["produces"]) ?? ["application/json"]
+            consumes = Self.strings(source["consumes"]) ?? ["application/json"]
+            produces = Self.strings(source["produces"]) ?? ["application/json"]
             definitions = source["definitions"]?.objectValue ?? [:]
         }
 
-        static func mediaTypes(_ value: JSONValue?) -> [String]? {
-            let types = value?.arrayValue?.compactMap(\.stringValue) ?? []
-            return types.isEmpty ? nil : types
+        /// A list of strings (`consumes`, `produces`, `schemes`), `nil` when absent or empty.
+        static func strings(_ value: JSONValue?) -> [String]? {
+            let strings = value?.arrayValue?.compactMap(\.stringValue) ?? []
+            return strings.isEmpty ? nil : strings
         }
 
         mutating func document() -> JSONValue {
@@ -112,7 +113,7 @@ enum Swagger2Conversion {
             guard let host = source["host"]?.stringValue, !host.isEmpty else {
                 return basePath.isEmpty ? [] : [["url": .string(basePath)]]
             }
-            let schemes = Self.mediaTypes(source["schemes"]) ?? []
+            let schemes = Self.strings(source["schemes"]) ?? []
             guard !schemes.isEmpty else { return [["url": .string("//\(host)\(basePath)")]] }
             return schemes.map { ["url": .string("\($0)://\(host)\(basePath)")] }
         }
@@ -170,8 +171,8 @@ enum Swagger2Conversion {
 
         mutating func operation(_ operation: JSONValue, shared: [JSONValue], name: String) -> JSONValue {
             guard case .object(let members) = operation else { return operation }
-            let consumes = Self.mediaTypes(members["consumes"]) ?? consumes
-            let produces = Self.mediaTypes(members["produces"]) ?? produces
+            let consumes = Self.strings(members["consumes"]) ?? consumes
+            let produces = Self.strings(members["produces"]) ?? produces
             var result: [String: JSONValue] = [:]
             for (key, value) in members {
                 switch key {

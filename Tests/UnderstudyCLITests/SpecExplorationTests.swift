@@ -21,9 +21,21 @@ struct SpecExplorationTests {
     /// The share of operations reached over all the documents, at least.
     static let minimumCoverage = 0.9
 
+    /// `check --spec` of `spec` against its own stateful `mock --spec`, on a loopback port.
+    static func check(
+        _ spec: APISpec, credentials: Credentials = Credentials(), allowWrites: Bool = true, probes: Bool = true
+    ) async throws -> CheckReport {
+        let server = try await MockServer.start(try await ResourceMock(spec: spec))
+        let options = CheckOptions(
+            baseURL: server.baseURL.absoluteString + spec.basePath, credentials: credentials,
+            allowWrites: allowWrites, probes: probes, transport: HTTPTransport.Options(timeout: .seconds(120)))
+        let report = await Checker(spec: spec, options: options).run()
+        await server.stop()
+        return report
+    }
+
     static func explore(_ document: String) async throws -> (spec: APISpec, report: CheckReport) {
         let spec = try SpecMockTests.spec(SpecMockTests.documents.appendingPathComponent(document).path)
-        let server = try await MockServer.start(try await ResourceMock(spec: spec))
         var credentials = Self.credentials
         // A bearer and a basic credential both go in `Authorization`: give the basic one where no bearer is taken.
         let takesBearer = spec.endpoints.contains { endpoint in
@@ -34,12 +46,7 @@ struct SpecExplorationTests {
         } else {
             credentials.headers = HeaderFields()
         }
-        let options = CheckOptions(
-            baseURL: server.baseURL.absoluteString + spec.basePath, credentials: credentials, allowWrites: true,
-            transport: HTTPTransport.Options(timeout: .seconds(120)))
-        let report = await Checker(spec: spec, options: options).run()
-        await server.stop()
-        return (spec, report)
+        return (spec, try await check(spec, credentials: credentials))
     }
 
     /// A logout sent among the other writes would end the run's session halfway: the explorer sends it after
@@ -86,12 +93,7 @@ struct SpecExplorationTests {
                     '404': {description: No such note}
             """#
         let spec = try OpenAPIImport.spec(Array(document.utf8), source: "notes.yaml")
-        let server = try await MockServer.start(try await ResourceMock(spec: spec))
-        let options = CheckOptions(
-            baseURL: server.baseURL.absoluteString, credentials: Credentials(token: FixtureMock.readyToken),
-            allowWrites: true, probes: false, transport: HTTPTransport.Options(timeout: .seconds(120)))
-        let report = await Checker(spec: spec, options: options).run()
-        await server.stop()
+        let report = try await Self.check(spec, credentials: Credentials(token: FixtureMock.readyToken), probes: false)
         let writes = report.sent.filter { $0.method != .get }.map {
             "\($0.method.rawValue) \(URL(string: $0.url)?.path ?? "")"
         }
@@ -166,12 +168,7 @@ struct SpecExplorationTests {
                     '200': {description: A repository, content: {application/json: {schema: {type: object}}}}
             """#
         let spec = try OpenAPIImport.spec(Array(document.utf8), source: "repositories.yaml")
-        let server = try await MockServer.start(try await ResourceMock(spec: spec))
-        let options = CheckOptions(
-            baseURL: server.baseURL.absoluteString, probes: false,
-            transport: HTTPTransport.Options(timeout: .seconds(120)))
-        let report = await Checker(spec: spec, options: options).run()
-        await server.stop()
+        let report = try await Self.check(spec, allowWrites: false, probes: false)
         let paths = report.sent.map { URL(string: $0.url)?.path ?? "" }
         #expect(paths.contains("/owners/u-7f3a/repositories"), "\(paths)")
         #expect(paths.contains("/code/understudy"), "\(paths)")
@@ -242,12 +239,7 @@ struct SpecExplorationTests {
             spec.endpoint("GET /session")?.links.map(\.values).sorted { $0.keys.first! < $1.keys.first! } == [
                 ["account": .responseHeader("X-Account")], ["version": .constant("v2")],
             ])
-        let server = try await MockServer.start(try await ResourceMock(spec: spec))
-        let options = CheckOptions(
-            baseURL: server.baseURL.absoluteString, allowWrites: true, probes: false,
-            transport: HTTPTransport.Options(timeout: .seconds(120)))
-        let report = await Checker(spec: spec, options: options).run()
-        await server.stop()
+        let report = try await Self.check(spec, probes: false)
         let paths = report.sent.map { URL(string: $0.url)?.path ?? "" }
         for expected in ["/accounts/acc-9", "/releases/v2", "/owners/q-5/stars", "/previews/d-3"] {
             #expect(paths.contains(expected), "\(expected): \(paths)")
@@ -266,13 +258,7 @@ struct SpecExplorationTests {
     func anExportedDocumentIsMockedAsItDeclares(api: String) async throws {
         let builtIn = try #require(Specs.all.first { $0.id == api })
         let spec = try OpenAPIImport.spec(Array(try OpenAPIExport.json(builtIn).utf8), source: "\(api).openapi.json")
-        let server = try await MockServer.start(try await ResourceMock(spec: spec))
-        let options = CheckOptions(
-            baseURL: server.baseURL.absoluteString + spec.basePath,
-            credentials: Credentials(token: FixtureMock.readyToken),
-            allowWrites: true, transport: HTTPTransport.Options(timeout: .seconds(120)))
-        let report = await Checker(spec: spec, options: options).run()
-        await server.stop()
+        let report = try await Self.check(spec, credentials: Credentials(token: FixtureMock.readyToken))
         let errors = report.findings.filter { $0.severity == .error }.map { "\($0.endpoint ?? "") \($0.summary)" }
         #expect(errors == [], "\(api)")
     }

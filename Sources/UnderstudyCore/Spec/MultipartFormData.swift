@@ -47,8 +47,9 @@ package enum MultipartFormData {
             let content: ArraySlice<UInt8>
             if part.starts(with: lineBreak) {
                 (headers, content) = ("", part.dropFirst(2))
-            } else if let split = firstIndex(of: lineBreak + lineBreak, in: Array(part), from: 0) {
-                let index = part.startIndex + split
+            } else if let index = firstIndex(of: lineBreak + lineBreak, in: body, from: part.startIndex),
+                index + 4 <= end
+            {
                 (headers, content) = (String(decoding: part[..<index], as: UTF8.self), part[(index + 4)...])
             } else {
                 return nil
