@@ -170,6 +170,11 @@ public enum OpenAPIExport {
             extensions[RequestRule.extensionName] = JSONValue.array(endpoint.rules.map(\.json)).anyCodable
         }
         if let resource = endpoint.resource { extensions[ResourceDeclaration.extensionName] = resource.json.anyCodable }
+        if let owner = endpoint.owner { extensions[Ownership.extensionName] = owner.json.anyCodable }
+        if !endpoint.order.isEmpty {
+            extensions[SortKey.extensionName] = JSONValue.array(endpoint.order.map { .string($0.description) }).anyCodable
+        }
+        if let effect = endpoint.effect { extensions[ActionEffect.extensionName] = effect.json.anyCodable }
 
         var requestBody: OpenAPI.Request?
         if let request = endpoint.request {

@@ -250,6 +250,9 @@ private struct DocumentImport {
         endpoint.responses = documented
         endpoint.security = security(operation)
         endpoint.resource = operation[ResourceDeclaration.extensionName].flatMap(ResourceDeclaration.init(json:))
+        endpoint.owner = operation[Ownership.extensionName].flatMap(Ownership.init(json:))
+        endpoint.order = (operation[SortKey.extensionName]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(SortKey.init) }
+        endpoint.effect = operation[ActionEffect.extensionName].flatMap(ActionEffect.init(json:))
         endpoint.links = links(operation)
         endpoint.requestMediaTypes = (operation["requestBody"].map(resolve)?["content"]?.objectValue ?? [:]).keys
             .sorted()
@@ -697,6 +700,7 @@ private struct DocumentImport {
                         name, properties[name].map(schema) ?? .any, required: required.contains(name))
                     if properties[name]?["readOnly"] == .bool(true) { property.access = .readOnly }
                     if properties[name]?["writeOnly"] == .bool(true) { property.access = .writeOnly }
+                    property.defaultValue = properties[name]?["default"]
                     return property
                 },
                 additionalProperties: additional == .bool(false)

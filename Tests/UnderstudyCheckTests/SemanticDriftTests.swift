@@ -302,6 +302,23 @@ struct SemanticDriftTests {
         #expect(ignored == ["error semantics.window-ignored GET /api/favorites/upcoming: daysAhead=1 returned item 1, which does not match it"])
     }
 
+    /// `unreadOnly=true` keeps the unread notifications; `false` keeps them all (`QueryMeaning.whenTrue`).
+    @Test func achievementsUnreadOnlyMustFilter() async throws {
+        let endpoint = "GET /achievements/notifications"
+        let items: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [{ $0 = $0.setting("isRead", true) }, { $0 = $0.setting("isRead", false) }])
+        }
+        let unread = try await Self.semantics("achievements", endpoint, items: items) { query, items in
+            query["unreadOnly"] == "true" ? items.filter { $0["isRead"] == false } : items
+        }
+        #expect(unread == [])
+        let ignored = try await Self.semantics("achievements", endpoint, items: items) { _, items in items }
+        #expect(
+            ignored == [
+                "error semantics.filter-ignored GET /achievements/notifications: unreadOnly=true returned item 0, which does not match it"
+            ])
+    }
+
     @Test func intra42FiltersAndRangesMustHold() async throws {
         // Sessions, one open and one closed; events, one to come and one past; slots ten days apart.
         let locations: @Sendable (JSONValue) -> [JSONValue] = { body in

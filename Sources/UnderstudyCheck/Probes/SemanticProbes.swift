@@ -68,6 +68,10 @@ struct ListSemantics {
             case .isNull(let place)?:
                 await keeps([(name, "true")], "only items whose \(place.member) is null", place) { $0 == nil || $0 == .null }
                 await keeps([(name, "false")], "only items with a \(place.member)", place) { $0 != nil && $0 != .null }
+            case .whenTrue(let place, let value)?:
+                await keeps([(name, "true")], "only items whose \(place.member) is \(Self.render(value))", place) {
+                    ($0 ?? .null) == value
+                }
             case .isFuture(let place)?:
                 await keeps([(name, "true")], "only items whose \(place.member) is after now", place) {
                     Self.instant($0).map { $0 > now } ?? true

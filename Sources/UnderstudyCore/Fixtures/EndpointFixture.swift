@@ -113,8 +113,8 @@ extension APISpec {
             case .verbatim(let example): responses[status] = example
             case .rejected(let reason):
                 reasons[status] = reason
-                responses[status] = generator.value(for: model.schema)
-            case .absent: responses[status] = generator.value(for: model.schema)
+                responses[status] = generator.answer(for: model.schema)
+            case .absent: responses[status] = generator.answer(for: model.schema)
             }
         } else {
             responses[endpoint.success.rawValue] = .null

@@ -44,6 +44,20 @@ public struct FixtureGenerator {
         value(for: schema, name: name, depth: 0)
     }
 
+    /// The body of a success answer: ``value(for:name:)`` with its `success` or `ok` flag `true`, since a generated
+    /// `false` (or `null`) would tell a client that the request it sent failed.
+    public mutating func answer(for schema: Schema) -> JSONValue {
+        let body = value(for: schema)
+        guard case .object(let object)? = schema.resolved(in: definitions), case .object(var members) = body else {
+            return body
+        }
+        for property in object.properties where ["success", "ok"].contains(property.name.lowercased()) {
+            guard case .boolean? = property.schema.resolved(in: definitions) else { continue }
+            members[property.name] = true
+        }
+        return .object(members)
+    }
+
     private mutating func value(for schema: Schema, name: String?, depth: Int) -> JSONValue {
         switch schema {
         case .any:
@@ -384,7 +398,8 @@ public struct FixtureGenerator {
             || lowered == "timestamp"
     }
 
-    private static func singular(_ name: String) -> String {
+    /// A plural noun's singular, as API paths write them (`pets` → `pet`, `categories` → `category`).
+    package static func singular(_ name: String) -> String {
         name.hasSuffix("ies") ? String(name.dropLast(3)) + "y" : name.hasSuffix("s") ? String(name.dropLast()) : name
     }
 

@@ -500,6 +500,8 @@ package struct ResourceInference {
     /// Moves the declared operations where their declarations say (creating the resources they name).
     private func applyingDeclarations(to inferred: [Resource]) -> [Resource] {
         var resources = inferred
+        /// The identifier members declarations name, by resource: an action's item path may come after the list's.
+        var members: [String: String] = [:]
         for endpoint in spec.endpoints {
             guard case .operation(let name, let role, let member)? = endpoint.resource else { continue }
             let index: Int
@@ -531,7 +533,17 @@ package struct ResourceInference {
                     resource.operations[position].element = element(of: resource.operations[position], items)
                 }
             }
-            if let member, let item = resource.item, case .parameter(let parameter)? = item.segments.last {
+            // An action below an item no other operation addresses (`POST /notifications/{id}/read` without a read)
+            // names the item's path all the same.
+            let segments = endpoint.path.segments
+            let depth = resource.collection.segments.count
+            if role == .action, resource.item == nil, segments.count > depth + 1, case .parameter = segments[depth] {
+                let text = endpoint.path.template.split(separator: "/")[depth]
+                resource.item = PathTemplate(resource.collection.template + "/" + text)
+            }
+            if let member { members[name] = member }
+            if let member = members[name], let item = resource.item, case .parameter(let parameter)? = item.segments.last
+            {
                 resource.identifier = ResourceIdentifier(parameter: parameter, member: member)
             }
             var operation = ResourceOperation(role, endpoint.id, answer: answer(of: endpoint, role: role, resource.schema))

@@ -244,6 +244,9 @@ public struct Property: Sendable, Hashable {
     /// Whether the property is in requests, responses or both (OpenAPI's `readOnly` / `writeOnly`); `required`
     /// holds only where it is.
     public var access: PropertyAccess = .readWrite
+    /// The value a server gives the property when a write leaves it out (JSON Schema's `default`), where the document
+    /// says.
+    public var defaultValue: JSONValue?
 
     public init(_ name: String, _ schema: Schema, required: Bool = true) {
         self.name = name

@@ -83,6 +83,9 @@ extension AnyEndpoint {
         if let response { object["response"] = response.canonicalJSON }
         if !rules.isEmpty { object[RequestRule.extensionName] = .array(rules.map(\.json)) }
         if let resource { object["resource"] = resource.json }
+        if let owner { object["owner"] = owner.json }
+        if !order.isEmpty { object["order"] = .array(order.map { .string($0.description) }) }
+        if let effect { object["effect"] = effect.json }
         return .object(object)
     }
 }

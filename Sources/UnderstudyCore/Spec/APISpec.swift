@@ -310,6 +310,12 @@ public struct AnyEndpoint: Sendable {
     /// The resource and role declared for the endpoint where inference would be wrong (``ResourceGraph``);
     /// `nil` to let inference decide.
     public package(set) var resource: ResourceDeclaration?
+    /// Whether the endpoint acts on the caller's own items only (``Endpoint/owner``).
+    public package(set) var owner: Ownership?
+    /// A list's order when the request asks for none (``Endpoint/order``).
+    public package(set) var order: [SortKey] = []
+    /// What an action does to the items it acts on (``Endpoint/effect``).
+    public package(set) var effect: ActionEffect?
     /// The OpenAPI links of an imported document's success answers (``ResourceGraph`` reads them as the
     /// strongest evidence of an item's identifier); empty for built-in specs.
     public package(set) var links: [ResponseLink] = []
@@ -332,6 +338,9 @@ public struct AnyEndpoint: Sendable {
         availability = endpoint.availability
         examples = endpoint.examples
         resource = endpoint.resource
+        owner = endpoint.owner
+        order = endpoint.order
+        effect = endpoint.effect
         request = Request.self == NoBody.self ? nil : ModelReference(Request.self)
         response = Response.self == NoContent.self ? nil : ModelReference(Response.self)
     }

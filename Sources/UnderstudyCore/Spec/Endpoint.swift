@@ -27,6 +27,12 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
     public var examples: Examples
     /// The resource and role of the endpoint where inference from the path would be wrong (``ResourceGraph``).
     public var resource: ResourceDeclaration?
+    /// Whether the endpoint acts on the caller's own items only (``Ownership``).
+    public var owner: Ownership?
+    /// For a list, the order of its items when the request asks for none (newest first: `[.descending("/createdAt")]`).
+    public var order: [SortKey]
+    /// For an action, what it does to the items it acts on.
+    public var effect: ActionEffect?
 
     /// Creates an endpoint descriptor.
     /// - Parameters:
@@ -44,6 +50,9 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
     ///   - availability: whether the server implements it yet.
     ///   - examples: JSON examples copied from the document.
     ///   - resource: the resource and role where inference would be wrong (`GET /api/events/nearby` searches events).
+    ///   - owner: whether the endpoint acts on the caller's own items only.
+    ///   - order: a list's order when the request asks for none.
+    ///   - effect: what an action does to the items it acts on.
     public init(
         _ method: HTTPMethod,
         _ path: PathTemplate,
@@ -57,7 +66,10 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
         summary: String,
         availability: Availability = .available,
         examples: Examples = Examples(),
-        resource: ResourceDeclaration? = nil
+        resource: ResourceDeclaration? = nil,
+        owner: Ownership? = nil,
+        order: [SortKey] = [],
+        effect: ActionEffect? = nil
     ) {
         self.method = method
         self.path = path
@@ -74,6 +86,9 @@ public struct Endpoint<Request: Decodable & Sendable, Response: Decodable & Send
         self.availability = availability
         self.examples = examples
         self.resource = resource
+        self.owner = owner
+        self.order = order
+        self.effect = effect
     }
 
     /// `METHOD /path`, as endpoints are named in findings and on the command line.

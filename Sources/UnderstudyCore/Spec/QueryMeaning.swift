@@ -11,6 +11,9 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
     case isNull(JSONPointer)
     /// `true` keeps the items whose instant lies after now, `false` the others (42's `filter[future]`).
     case isFuture(JSONPointer)
+    /// `true` keeps the items whose member has the value (absent counts as `null`), `false` keeps every item
+    /// (`unreadOnly=true`: the items whose `isRead` is `false`).
+    case whenTrue(JSONPointer, equals: JSONValue)
     /// `lower,upper` (two instants): items whose instant lies between them (42's `range[begin_at]`).
     case between(JSONPointer)
     /// `n`: items whose instant lies between now and n days from now (VideGreniers' `daysAhead`).
@@ -26,6 +29,7 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
         case .equals(let pointer): "equals \(pointer)"
         case .isNull(let pointer): "is-null \(pointer)"
         case .isFuture(let pointer): "is-future \(pointer)"
+        case .whenTrue(let pointer, let value): "when-true \(pointer) \(value.serialized())"
         case .between(let pointer): "between \(pointer)"
         case .withinDays(let pointer): "within-days \(pointer)"
         case .sortKey(let keys, let descending):
@@ -42,6 +46,10 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
         case "equals": self = .equals(pointer)
         case "is-null": self = .isNull(pointer)
         case "is-future": self = .isFuture(pointer)
+        case "when-true":
+            guard words.count >= 3, let value = try? JSONValue(parsing: Array(words[2...].joined(separator: " ").utf8))
+            else { return nil }
+            self = .whenTrue(pointer, equals: value)
         case "between": self = .between(pointer)
         case "within-days": self = .withinDays(pointer)
         case "sort-key":

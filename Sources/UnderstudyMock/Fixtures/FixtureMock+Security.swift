@@ -16,9 +16,9 @@ extension FixtureMock {
         for alternative in alternatives where !alternative.isEmpty {
             switch presented(alternative, in: request) {
             case .success(let credential):
-                // A stateless mock cannot tell callers apart: a credential stands for whoever the endpoint needs.
+                // No secret is checked: a credential stands for whoever the endpoint needs, a JWT for its `sub`.
                 let roles = if case .role(let role) = endpoint.auth { [role] } else { [String]() }
-                return Principal(subject: "understudy", roles: roles, token: credential)
+                return Principal(subject: Self.subject(of: credential), roles: roles, token: credential)
             case .failure(let problem): problems.append(problem.description)
             }
         }
@@ -94,6 +94,15 @@ extension FixtureMock {
             }
             return .success(value)
         }
+    }
+
+    /// The user a credential names: a JWT's `sub`, else the ready credential's user (``readySubject``).
+    static func subject(of credential: String) -> String {
+        let parts = credential.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = base64URL(parts[1]).flatMap({ try? JSONValue(parsing: $0) }),
+            let subject = payload["sub"]?.stringValue, !subject.isEmpty
+        else { return readySubject }
+        return subject
     }
 
     /// Why a token is not a usable JWT (three base64url parts, JSON header and payload, `exp` not passed), or

@@ -62,8 +62,12 @@ package struct FixtureMock: ReadsFixtures {
 
     package func reset() async throws {}
 
+    /// The user of the ready credential, and of every credential that names no other: the owner of the seeded
+    /// items of resources whose operations act on the caller's own.
+    package static let readySubject = "understudy"
+
     /// A bearer token any endpoint of this mock accepts (it has the shape of a JWT, for documents that say so).
-    package static let readyToken = FixtureMock.jwt(["sub": "understudy"])
+    package static let readyToken = FixtureMock.jwt(["sub": .string(readySubject)])
 
     package func issueToken(for user: String?) async throws -> JSONValue {
         ["token": .string(Self.readyToken), "note": "any well-formed credential is accepted"]
@@ -238,7 +242,7 @@ package struct FixtureMock: ReadsFixtures {
         }
         var generator = FixtureGenerator(
             seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
-        return .json(generator.value(for: model.schema))
+        return .json(generator.answer(for: model.schema))
     }
 
     private static func body(_ value: JSONValue, json: Bool) -> Body {

@@ -14,6 +14,9 @@ extension QueryMeaning {
         case .isNull(let place):
             guard let flag = Bool(asked.lowercased()) else { return nil }
             return ((item[pointer: place] ?? .null) == .null) == flag
+        case .whenTrue(let place, let value):
+            guard let flag = Bool(asked.lowercased()) else { return nil }
+            return !flag || (item[pointer: place] ?? .null) == value
         case .isFuture(let place):
             guard let flag = Bool(asked.lowercased()) else { return nil }
             // An item without the instant has not begun.
@@ -49,15 +52,26 @@ extension QueryMeaning {
             let place = keys[asked] ?? keys.first(where: { $0.key.lowercased() == asked.lowercased() })?.value
         else { return rows }
         let descending = query[descendingName]?.lowercased() == "true"
-        let keyed = rows.enumerated().map {
-            (offset: $0.offset, row: $0.element, key: item($0.element)[pointer: place])
+        return Self.ordered(rows, by: [SortKey(place, descending: descending)], item: item)
+    }
+
+    /// The rows ordered by the keys in turn (instants by instant, numbers by value, text as text, rows without the
+    /// member last whatever the direction), ties kept in their order.
+    static func ordered<Row>(_ rows: [Row], by keys: [SortKey], item: (Row) -> JSONValue) -> [Row] {
+        let keyed = rows.enumerated().map { offset, row in
+            (offset: offset, row: row, values: keys.map { item(row)[pointer: $0.place] ?? .null })
         }
         return keyed.sorted { lhs, rhs in
-            switch Self.order(lhs.key, rhs.key) {
-            case .orderedSame: return lhs.offset < rhs.offset
-            case .orderedAscending: return !descending || rhs.key == nil || rhs.key == .null
-            case .orderedDescending: return descending && lhs.key != nil && lhs.key != .null
+            for (index, key) in keys.enumerated() {
+                let (left, right) = (lhs.values[index], rhs.values[index])
+                if (left == .null) != (right == .null) { return right == .null }
+                switch order(left, right) {
+                case .orderedSame: continue
+                case .orderedAscending: return !key.descending
+                case .orderedDescending: return key.descending
+                }
             }
+            return lhs.offset < rhs.offset
         }.map(\.row)
     }
 

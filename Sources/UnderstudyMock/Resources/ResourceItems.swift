@@ -144,11 +144,17 @@ struct ResourceItems {
             else { continue }
             members[name] = value
         }
+        // What the client left out, the server fills as the document says.
+        for property in object.properties where members[property.name] == nil {
+            if let value = property.defaultValue, validator.isValid(value, against: property.schema) {
+                members[property.name] = value
+            }
+        }
         // A seed keeps its own times: the first state does not depend on the clock.
         for property in object.properties where !trusted {
             let lowered = property.name.lowercased()
             let created = lowered.contains("creat")
-            let updated = lowered.contains("updat") || lowered.contains("modif")
+            let updated = Self.isUpdateStamp(property.name)
             guard created && members[property.name] == nil || updated,
                 let stamp = timestamp(property.schema)
             else { continue }
@@ -156,9 +162,60 @@ struct ResourceItems {
         }
         for property in object.properties where members[property.name] == nil {
             guard property.required && property.belongs(in: .response) || property.access == .readOnly else { continue }
-            members[property.name] = generator.value(for: property.schema, name: property.name)
+            // A server's optional member that may be null starts so (`readAt`, `deletedAt`).
+            members[property.name] =
+                !property.required && property.schema.acceptsNull
+                ? .null : generator.value(for: property.schema, name: property.name)
         }
         return .object(members)
+    }
+
+    /// Whether a member says when an item last changed (`updatedAt`, `modifiedOnUtc`).
+    private static func isUpdateStamp(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.contains("updat") || lowered.contains("modif")
+    }
+
+    /// Names the owner in the item's owner member, as a value of the member's schema.
+    func name(_ owner: String, in item: inout JSONValue, member: String) {
+        guard case .object(var members) = item else { return }
+        members[member] = object?[member].flatMap { Self.typed(owner, $0.schema, spec.definitions) } ?? .string(owner)
+        item = .object(members)
+    }
+
+    /// The item after an action's ``ActionEffect``: the members it sets, its defaults where the item has no value,
+    /// and, when that changed anything, the item's `updated…` timestamps at the clock's time.
+    func applying(_ effect: ActionEffect, to item: JSONValue) -> JSONValue {
+        var changed = item
+        for (place, value) in effect.defaults where (changed[pointer: place] ?? .null) == .null {
+            changed[pointer: place] = resolved(value, at: place)
+        }
+        for (place, value) in effect.set { changed[pointer: place] = resolved(value, at: place) }
+        guard changed != item, let object, case .object(var members) = changed else { return changed }
+        for property in object.properties where Self.isUpdateStamp(property.name) {
+            let place = JSONPointer(tokens: [property.name])
+            guard effect.set[place] == nil, effect.defaults[place] == nil, let stamp = timestamp(property.schema) else {
+                continue
+            }
+            members[property.name] = stamp
+        }
+        return .object(members)
+    }
+
+    private func resolved(_ value: ActionEffect.Value, at place: JSONPointer) -> JSONValue {
+        switch value {
+        case .value(let value): return value
+        case .now: return schema(at: place).flatMap(timestamp) ?? .string(now.formatted(.iso8601))
+        }
+    }
+
+    /// The schema of a place in the item.
+    private func schema(at place: JSONPointer) -> Schema? {
+        var schema: Schema? = resource.schema
+        for token in place.tokens {
+            schema = schema.flatMap { Self.object($0, spec.definitions) }?[token]?.schema
+        }
+        return schema
     }
 
     /// A value the client sent, with what the server adds to nested items too: their required members that answers
@@ -294,10 +351,34 @@ struct ResourceItems {
         body = .object(members)
     }
 
-    /// A generated body of an answer's schema, the same for every request of an endpoint.
+    /// The answer of a write that does not carry the item, where the document shows none (its example is then the
+    /// answer): the envelope of its schema.
+    func acknowledgement(_ endpoint: AnyEndpoint) -> JSONValue? {
+        guard let schema = endpoint.response?.schema,
+            endpoint.documentedResponses(in: spec).first(where: { $0.status == endpoint.success.rawValue })?.examples
+                .isEmpty ?? true
+        else { return nil }
+        return envelope(schema, endpoint: endpoint)
+    }
+
+    /// What an answer holds beside the items, as a server writes it when all went well: a body of the answer's
+    /// schema with its required members generated, its optional ones left out (`null` where the API writes every
+    /// key), its `success` or `ok` flag `true` and its required timestamps the clock's time. The same for every
+    /// request of an endpoint, the clock aside.
     private func envelope(_ schema: Schema, endpoint: AnyEndpoint) -> JSONValue {
         var generator = generator("\(endpoint.id) envelope")
-        return generator.value(for: schema)
+        let body = generator.answer(for: schema)
+        guard let object = Self.object(schema, spec.definitions), case .object(var members) = body else { return body }
+        for property in object.properties where property.belongs(in: .response) {
+            // The success flag ``FixtureGenerator/answer(for:)`` set stays, optional or not.
+            guard !["success", "ok"].contains(property.name.lowercased()) else { continue }
+            if !property.required {
+                members[property.name] = spec.optionalKeys == .alwaysPresent && property.schema.acceptsNull ? .null : nil
+            } else if let stamp = timestamp(property.schema) {
+                members[property.name] = stamp
+            }
+        }
+        return .object(members)
     }
 
     /// The schema of an envelope's member.
@@ -433,9 +514,11 @@ struct ListCriteria {
         }
     }
 
-    /// The rows in the order the request's sort parameters ask (``QueryMeaning/sortKey(_:descending:)``).
+    /// The rows in the order the request's sort parameters ask (``QueryMeaning/sortKey(_:descending:)``), else in
+    /// the list's declared order (``AnyEndpoint/order``).
     func sorted<Row>(_ rows: [Row], by item: (Row) -> JSONValue, query: QueryItems) -> [Row] {
-        endpoint.parameters.reduce(rows) { rows, parameter in
+        let ordered = endpoint.order.isEmpty ? rows : QueryMeaning.ordered(rows, by: endpoint.order, item: item)
+        return endpoint.parameters.reduce(ordered) { rows, parameter in
             parameter.meaning?.sorted(rows, by: item, query: query, parameter: parameter) ?? rows
         }
     }

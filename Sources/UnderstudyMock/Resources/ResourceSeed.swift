@@ -46,16 +46,20 @@ struct ResourceSeed {
         _ bodies: [JSONValue], of resource: Resource, under group: [String: String], in state: inout ResourceState
     ) {
         let items = ResourceItems(spec: spec, resource: resource, seed: source.seed, now: now())
+        // The items of a resource whose operations act on the caller's own are the ready credential's user's.
+        let ownership = spec.ownership(of: resource)
+        let owner = ownership.map { _ in FixtureMock.readySubject }
         for body in bodies {
             var id = items.givenID(in: body)
             if let given = id, state.tables[resource.name]?[key: ResourceRow.key(parent: group, id: given)] != nil {
                 id = nil
             }
             let key = id ?? items.newID(under: group, in: &state)
-            let item = items.stored(
+            var item = items.stored(
                 body, endpoint: nil, query: QueryItems(""), id: key, parent: group, old: nil, trusted: true)
+            if let owner, let member = ownership?.member { items.name(owner, in: &item, member: member) }
             state.tables[resource.name, default: ResourceState.table()].append(
-                ResourceRow(parent: group, id: key, item: item))
+                ResourceRow(parent: group, id: key, item: item, owner: owner))
         }
     }
 

@@ -10,13 +10,20 @@ struct ResourceRow: StateRow {
     var parent: [String: String]
     /// The item, with its identifier, the server's members and every member the client wrote.
     var item: JSONValue
+    /// The user the item belongs to (a principal's subject), when its resource's operations act on the caller's own
+    /// items (``Ownership``).
+    var owner: String?
 
-    init(parent: [String: String], id: String, item: JSONValue) {
+    init(parent: [String: String], id: String, item: JSONValue, owner: String? = nil) {
         key = Self.key(parent: parent, id: id)
         self.id = id
         self.parent = parent
         self.item = item
+        self.owner = owner
     }
+
+    /// The group of one owner's rows.
+    static func ownerGroup(_ owner: String) -> String { "owner \(owner)" }
 
     /// The group of the rows under one parent, so a nested list reads only its own rows.
     static func group(_ parent: [String: String]) -> String {
@@ -63,7 +70,7 @@ struct ResourceState: StoredState {
     }
 
     static func table(_ rows: [ResourceRow] = []) -> StateTable<ResourceRow> {
-        StateTable(rows, groups: { [ResourceRow.group($0.parent)] })
+        StateTable(rows, groups: { row in [ResourceRow.group(row.parent)] + (row.owner.map { [ResourceRow.ownerGroup($0)] } ?? []) })
     }
 
     mutating func visit(_ visitor: inout StateVisitor) {

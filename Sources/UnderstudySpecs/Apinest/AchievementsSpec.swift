@@ -57,14 +57,17 @@ public enum Achievements {
     public static let notifications = Endpoint<NoBody, Apinest.NotificationsResponse>(
         .get, "/achievements/notifications",
         parameters: pageParameters + [
-            .query("unreadOnly", .boolean, default: false, summary: "Only the notifications not read yet.")
+            .query(
+                "unreadOnly", .boolean, default: false, summary: "Only the notifications not read yet.",
+                meaning: .whenTrue("/isRead", equals: false))
         ],
         auth: .required,
         errors: [.badRequest, .unauthorized],
         pagination: paging,
         summary: "One page of the user's achievement notifications, optionally only the unread ones",
         // The list is the `notifications` member of an envelope whose other members are not items.
-        resource: .operation(resource: "notifications", role: .list, identifier: "_id"))
+        resource: .operation(resource: "notifications", role: .list, identifier: "_id"),
+        owner: .caller, order: [.descending("/createdAt"), .descending("/_id")])
 
     public static let markNotificationRead = Endpoint<NoBody, Apinest.EmptyResponse>(
         .post, "/achievements/notifications/{id}/read",
@@ -72,11 +75,13 @@ public enum Achievements {
         auth: .required,
         errors: [.badRequest, .unauthorized, .notFound],
         summary: "Mark one of the user's notifications as read",
-        resource: .operation(resource: "notifications", role: .action, identifier: nil))
+        resource: .operation(resource: "notifications", role: .action, identifier: "_id"),
+        owner: .caller, effect: ActionEffect(set: ["/isRead": true]))
 
     public static let markAllNotificationsRead = Endpoint<NoBody, Apinest.EmptyResponse>(
         .post, "/achievements/notifications/read-all", auth: .required,
         errors: [.unauthorized],
         summary: "Mark all of the user's notifications as read",
-        resource: .operation(resource: "notifications", role: .action, identifier: nil))
+        resource: .operation(resource: "notifications", role: .action, identifier: nil),
+        owner: .caller, effect: ActionEffect(set: ["/isRead": true]))
 }

@@ -598,7 +598,7 @@ struct ApinestMockTests {
         let first = try #require(unread.first?["_id"]?.stringValue)
         // Someone else's notification does not exist for the caller.
         let foreign = await engine.send("POST", "/achievements/notifications/\(first)/read", token: camille)
-        #expect(foreign.json == ["message": .string("Notification \(first) not found"), "statusCode": 404])
+        #expect(foreign.json == ["message": .string("notification \(first) does not exist"), "statusCode": 404])
         let read = await engine.send("POST", "/achievements/notifications/\(first)/read", token: alex)
         #expect(read.status == 200)
         #expect(read.json == ["success": true])

@@ -45,51 +45,6 @@ extension ApinestMock {
         return try .json(encoding: body, as: Achievements.spec)
     }
 
-    func notifications(_ request: MockRequest) throws -> MockResponse {
-        let userID = try caller(request)
-        let (page, limit) = Self.paging(request)
-        let unreadOnly = request.query["unreadOnly"] == "true"
-        let body = store.read { state in
-            let all = state.notificationsOf(userID)
-                .filter { !unreadOnly || !$0.isRead }
-                .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-            let pages = ApinestState.pagination(total: all.count, page: page, limit: limit)
-            return Apinest.NotificationsResponse(
-                notifications: Self.slice(all.indices, page: page, limit: limit).map { state.model(all[$0]) },
-                pagination: .init(
-                    total: pages.total, page: pages.page, totalPages: pages.totalPages, limit: pages.limit))
-        }
-        return try .json(encoding: body, as: Achievements.spec)
-    }
-
-    func markNotificationRead(_ request: MockRequest) async throws -> MockResponse {
-        let userID = try caller(request)
-        let id = request.pathParameters["id"] ?? ""
-        let exists = store.read { state in state.notifications[key: id]?.userID == userID }
-        guard exists else { throw MockError(.notFound, "Notification \(id) not found") }
-        try await store.write { state in
-            guard let index = state.notifications.position(of: id), state.notifications[index].userID == userID else {
-                throw MockError(.notFound, "Notification \(id) not found")
-            }
-            state.notifications[index].isRead = true
-        }
-        return try .json(encoding: Apinest.EmptyResponse(success: true), as: Achievements.spec)
-    }
-
-    func markAllNotificationsRead(_ request: MockRequest) async throws -> MockResponse {
-        let userID = try caller(request)
-        let group = ApinestState.notificationGroup(userID)
-        let unread = store.read { state in state.notifications.rows(in: group).contains { !$0.isRead } }
-        if unread {
-            try await store.write { state in
-                for index in state.notifications.positions(in: group) where !state.notifications[index].isRead {
-                    state.notifications[index].isRead = true
-                }
-            }
-        }
-        return try .json(encoding: Apinest.EmptyResponse(success: true), as: Achievements.spec)
-    }
-
     /// `page` and `limit` (validated by the engine as integers of at least 1; defaults 1 and 20).
     static func paging(_ request: MockRequest) -> (page: Int, limit: Int) {
         let page = request.query["page"].flatMap { Int($0) } ?? 1

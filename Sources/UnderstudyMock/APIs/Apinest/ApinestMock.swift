@@ -5,8 +5,9 @@ import UnderstudySpecs
 /// The apinest mock: the fitness activities and achievements APIs of one NestJS backend, in one process.
 ///
 /// Activities are created, listed, joined, left and completed; completing one credits every participant
-/// (XP, level, streak, challenges, badges) and tells them through achievement notifications, which can be read
-/// one by one or all at once. Rules: ``ApinestRules``; initial state: ``ApinestSeed``.
+/// (XP, level, streak, challenges, badges) and tells them through achievement notifications, which the resource
+/// engine serves as the achievements spec declares them (the caller's own, newest first, read one by one or all at
+/// once). Rules: ``ApinestRules``; initial state: ``ApinestSeed``.
 ///
 /// Auth is a Bearer HS256 JWT whose `sub` is a user's ObjectId. The guides define no login: the mock prints a
 /// ready token for the default user at start, `POST /__understudy/token {"user": "<id or email>"}` issues one
@@ -32,6 +33,8 @@ package struct ApinestMock: ReadsFixtures {
     static let startupTokenLifetime: TimeInterval = 86_400
 
     let store: StateStore<ApinestState>
+    /// The achievements notifications: the caller's own, listed newest first, read one by one or all at once.
+    let resources: ResourceEngine<ApinestState>
     /// The JSON of each activity as `GET /activities` lists it, kept until the activity or its creator changes.
     let encodedActivities = EncodedRows<String>()
     package let fixtures: FixtureSource?
@@ -46,7 +49,12 @@ package struct ApinestMock: ReadsFixtures {
             seed: configuration.seed, folder: configuration.fixturesDirectory, specs: [Fitness.spec, Achievements.spec])
         fixtures = source
         let initial = ApinestSeed(source: source, seed: configuration.seed, now: configuration.now()).make()
-        store = try await configuration.stateStore(seed: initial, for: "apinest")
+        // Its second layout: the notifications became the resource engine's rows.
+        store = try await configuration.stateStore(seed: initial, for: "apinest", kind: "UnderstudyMock.ApinestState 2")
+        resources = ResourceEngine(
+            spec: Achievements.spec, graph: ResourceGraph(spec: Achievements.spec),
+            fixture: FixtureMock(spec: Achievements.spec, configuration: configuration, recorded: source), store: store,
+            tables: \.resources, serving: [ApinestState.notifications], configuration: configuration)
         tokens = try await TokenService(secret: configuration.jwtSecret, now: configuration.now)
         seed = configuration.seed
         now = configuration.now
@@ -75,10 +83,7 @@ package struct ApinestMock: ReadsFixtures {
         case Achievements.badges.id: try badges(request)
         case Achievements.challenges.id: try challenges(request)
         case Achievements.leaderboard.id: try leaderboard(request)
-        case Achievements.notifications.id: try notifications(request)
-        case Achievements.markNotificationRead.id: try await markNotificationRead(request)
-        case Achievements.markAllNotificationsRead.id: try await markAllNotificationsRead(request)
-        default: nil
+        default: try await resources.handle(request, endpoint: endpoint)
         }
     }
 

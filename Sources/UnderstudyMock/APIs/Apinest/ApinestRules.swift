@@ -293,10 +293,8 @@ extension ApinestState {
         metadata: [String: JSONValue]?, now: Date
     ) {
         guard progress[key: userID] != nil else { return }
-        let id = newObjectID(at: now)
-        notifications.append(
-            ApinestNotificationRecord(
-                id: id, userID: userID, type: type, title: title, message: message, metadata: metadata, isRead: false,
-                createdAt: now))
+        addNotification(
+            id: newObjectID(at: now), for: userID, type: type, title: title, message: message, metadata: metadata,
+            at: now)
     }
 }

@@ -53,9 +53,7 @@ struct ApinestSeed {
         var state = ApinestState(users: users, badges: badges, idBase: random.next() >> 16)
         state.activities = StateTable(activities(users: users, state: &state, random: &random))
         for user in users {
-            let (progress, notifications) = progress(of: user, in: state, random: &random)
-            state.progress.append(progress)
-            for notification in notifications { state.notifications.append(notification) }
+            state.progress.append(progress(of: user, in: &state, random: &random))
         }
         if let first = users.first { addFixtureNotifications(to: first.id, state: &state) }
         return state
@@ -140,9 +138,10 @@ struct ApinestSeed {
 
     // MARK: Achievements
 
-    private func progress(
-        of user: ApinestUser, in state: ApinestState, random: inout SeededRandom
-    ) -> (ApinestProgress, [ApinestNotificationRecord]) {
+    /// A user's achievements, whose story their notifications tell.
+    private func progress(of user: ApinestUser, in state: inout ApinestState, random: inout SeededRandom)
+        -> ApinestProgress
+    {
         var progress = ApinestProgress.fresh(for: user.id)
         for activity in state.activities {
             if activity.creatorID == user.id { progress.activitiesCreated += 1 }
@@ -217,13 +216,11 @@ struct ApinestSeed {
                 .matchMade, "New sports buddy", "You and \(friend.name) like the same sports.",
                 ["userId": .string(friend.id), "sports": .array(progress.sports.map { .string($0) })], false
             ))
-        let notifications = events.enumerated().map { index, event in
-            let created = now.addingTimeInterval(-Double(events.count - index) * 3_600)
-            return ApinestNotificationRecord(
-                id: ApinestObjectID.derived("notification \(user.id) \(index)", seed: seed), userID: user.id,
-                type: event.type,
-                title: event.title, message: event.message, metadata: event.metadata, isRead: event.read,
-                createdAt: created)
+        for (index, event) in events.enumerated() {
+            state.addNotification(
+                id: ApinestObjectID.derived("notification \(user.id) \(index)", seed: seed), for: user.id,
+                type: event.type, title: event.title, message: event.message, metadata: event.metadata,
+                isRead: event.read, at: now.addingTimeInterval(-Double(events.count - index) * 3_600))
         }
 
         let start = ApinestTime.startOfDay(now)
@@ -236,7 +233,7 @@ struct ApinestSeed {
                 currentProgress: seededProgress(template, progress: progress, random: &random), target: template.target,
                 startedAt: began, expiresAt: began.addingTimeInterval(Double(template.days) * 86_400))
         }
-        return (progress, notifications)
+        return progress
     }
 
     /// Progress a challenge may have from the user's history, short of its target (today's is zero: the
@@ -264,14 +261,12 @@ struct ApinestSeed {
                 row["type"]?.stringValue.flatMap(Apinest.AchievementNotification.NotificationType.init) ?? .xpEarned
             var metadata = row["metadata"]?.objectValue
             if let members = metadata, members.values.contains(where: Self.containsNull) { metadata = nil }
-            state.notifications.append(
-                ApinestNotificationRecord(
-                    id: ApinestObjectID.derived("fixture notification \(index)", seed: seed), userID: userID,
-                    type: type,
-                    title: text(row["title"], default: "Notification"),
-                    message: text(row["message"], default: "Something happened."), metadata: metadata,
-                    isRead: row["isRead"]?.boolValue ?? false,
-                    createdAt: row["createdAt"]?.stringValue.flatMap(ApinestTime.parse) ?? created))
+            state.addNotification(
+                id: ApinestObjectID.derived("fixture notification \(index)", seed: seed), for: userID, type: type,
+                title: text(row["title"], default: "Notification"),
+                message: text(row["message"], default: "Something happened."), metadata: metadata,
+                isRead: row["isRead"]?.boolValue ?? false,
+                at: row["createdAt"]?.stringValue.flatMap(ApinestTime.parse) ?? created)
         }
     }
 

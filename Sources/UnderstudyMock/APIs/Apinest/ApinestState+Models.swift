@@ -88,13 +88,6 @@ extension ApinestState {
             totalBadges: earnedCount(progress))
     }
 
-    func model(_ notification: ApinestNotificationRecord) -> Apinest.AchievementNotification {
-        Apinest.AchievementNotification(
-            id: notification.id, type: notification.type, title: notification.title, message: notification.message,
-            metadata: notification.metadata, isRead: notification.isRead,
-            createdAt: ApinestTime.wholeSeconds(notification.createdAt))
-    }
-
     /// Badges of the catalog the user holds (a state file may list ids of badges no longer in the catalog).
     private func earnedCount(_ progress: ApinestProgress) -> Int {
         badges.filter { progress.earnedBadges[$0.id] != nil }.count

@@ -10,8 +10,8 @@ struct ApinestState: StoredState {
     var activities: StateTable<ApinestActivityRecord>
     /// Achievements by user id; a user without a row has a fresh start (see ``ApinestProgress/fresh``).
     var progress: StateTable<ApinestProgress>
-    /// Every user's notifications, grouped by user (``notificationGroup(_:)``).
-    var notifications = StateTable<ApinestNotificationRecord>(groups: { [ApinestState.notificationGroup($0.userID)] })
+    /// The resources the generic engine serves: every user's notifications, as the achievements API shows them.
+    var resources = ResourceState(resources: [ApinestState.notifications])
     /// The badges every user can earn, with the rule that unlocks each.
     var badges: StateTable<ApinestBadgeRecord>
     /// The base of the ObjectIds this state hands out: `sequence` goes up with every new id.
@@ -29,7 +29,7 @@ struct ApinestState: StoredState {
         visitor.visit("users", &users)
         visitor.visit("activities", &activities)
         visitor.visit("progress", &progress)
-        visitor.visit("notifications", &notifications)
+        resources.visit(&visitor)
         visitor.visit("badges", &badges)
         visitor.visit("ids", &ids)
     }
@@ -44,12 +44,20 @@ struct ApinestState: StoredState {
     /// The user with this id, if any.
     func user(_ id: String) -> ApinestUser? { users[key: id] }
 
-    /// The group of a user's notifications.
-    static func notificationGroup(_ userID: String) -> String { userID }
+    /// The resource of the achievements notifications.
+    static let notifications = "notifications"
 
-    /// A user's notifications, oldest first.
-    func notificationsOf(_ userID: String) -> [ApinestNotificationRecord] {
-        notifications.rows(in: Self.notificationGroup(userID))
+    /// Adds an unread notification for a user, as `GET /achievements/notifications` shows it.
+    mutating func addNotification(
+        id: String, for userID: String, type: Apinest.AchievementNotification.NotificationType, title: String,
+        message: String, metadata: [String: JSONValue]?, isRead: Bool = false, at date: Date
+    ) {
+        var item: JSONValue = [
+            "_id": .string(id), "type": .string(type.rawValue), "title": .string(title), "message": .string(message),
+            "isRead": .bool(isRead), "createdAt": .string(date.formatted(.iso8601)),
+        ]
+        if let metadata { item[pointer: "/metadata"] = .object(metadata) }
+        resources.tables[Self.notifications]?.append(ResourceRow(parent: [:], id: id, item: item, owner: userID))
     }
 }
 
@@ -110,8 +118,8 @@ struct ApinestBadgeRecord: StateRow, Hashable {
     var target: Int
 }
 
-/// One user's achievements: counters, XP, streaks, earned badges and challenges (notifications are rows of
-/// their own, so a write does not copy a user's whole history).
+/// One user's achievements: counters, XP, streaks, earned badges and challenges (notifications are the resource
+/// engine's rows, so a write does not copy a user's whole history).
 struct ApinestProgress: StateRow, Hashable {
     var userID: String
     var key: String { userID }
@@ -156,17 +164,4 @@ struct ApinestChallengeRecord: Codable, Sendable, Hashable {
     var expiresAt: Date
     /// Set when the target was reached and the XP awarded (so it is awarded once).
     var completedAt: Date?
-}
-
-/// A notification as stored.
-struct ApinestNotificationRecord: StateRow, Hashable {
-    var id: String
-    var key: String { id }
-    var userID: String
-    var type: Apinest.AchievementNotification.NotificationType
-    var title: String
-    var message: String
-    var metadata: [String: JSONValue]?
-    var isRead: Bool
-    var createdAt: Date
 }
