@@ -355,11 +355,18 @@ public enum VideGreniers {
     public static let notifications = Endpoint<NoBody, PaginatedApiResponse<NotificationDto>>(
         .get,
         "/api/notifications",
-        parameters: [page, pageSize, .query("unreadOnly", .boolean, default: false, summary: "Only unread ones")],
+        parameters: [
+            page, pageSize,
+            .query(
+                "unreadOnly", .boolean, default: false, summary: "Only unread ones",
+                meaning: .whenTrue("/readOnUtc", equals: .null)),
+        ],
         auth: .required,
         errors: [.badRequest, .unauthorized] + common,
         pagination: pageInBody,
-        summary: "List the caller's notifications, paged"
+        summary: "List the caller's notifications, paged",
+        owner: .caller,
+        order: [.descending("/createdOnUtc"), .ascending("/id")]
     )
 
     public static let markNotificationRead = Endpoint<NoBody, ApiResponse<EmptyData>>(
@@ -368,7 +375,12 @@ public enum VideGreniers {
         parameters: [.path("notificationId", .string(format: .uuid), summary: "The notification id")],
         auth: .required,
         errors: [.badRequest, .unauthorized, .notFound] + common,
-        summary: "Mark one of the caller's notifications as read"
+        summary: "Mark one of the caller's notifications as read",
+        resource: .operation(resource: "notifications", role: .action, identifier: "id"),
+        owner: .caller,
+        effect: ActionEffect(
+            set: ["/status": .value(.integer(NotificationStatus.read.rawValue)), "/isUnread": false],
+            defaults: ["/readOnUtc": .now])
     )
 
     public static let createNotification = Endpoint<CreateNotificationCommand, ApiResponse<NotificationDto>>(

@@ -6,36 +6,6 @@ import UnderstudySpecs
 extension VideGreniersMock {
     // MARK: Notifications
 
-    func notifications(_ request: MockRequest, now: Double) throws -> MockResponse {
-        let caller = try caller(request)
-        let (page, pageSize) = Self.paging(request)
-        let unreadOnly = request.query["unreadOnly"] == "true"
-        let shown = store.read { state in
-            let notifications = state.notifications
-                .filter { $0.userId == caller && (!unreadOnly || $0.readOnUtc == nil) }
-                .sorted {
-                    $0.createdOnUtc != $1.createdOnUtc
-                        ? $0.createdOnUtc > $1.createdOnUtc : $0.id < $1.id
-                }
-            return VideGreniersAnswers.Page(notifications, number: page, size: pageSize)
-                .map { VideGreniersAnswers.notification($0, in: state) }
-        }
-        return try VideGreniersAnswers.page(shown, now: now)
-    }
-
-    func markNotificationRead(_ request: MockRequest, now: Double) async throws -> MockResponse {
-        let caller = try caller(request)
-        let id = try Self.pathID(request, "notificationId")
-        try await store.write { state in
-            guard let index = state.notifications.position(of: id), state.notifications[index].userId == caller else {
-                throw MockError(.notFound, "notification \(id.uuidString.lowercased()) does not exist")
-            }
-            state.notifications[index].readOnUtc = state.notifications[index].readOnUtc ?? now
-            state.notifications[index].status = .read
-        }
-        return try VideGreniersAnswers.done("Notification marked as read", now: now)
-    }
-
     /// Sends a notification to `userId`, or to every user when it is `null`; answers the copy of the
     /// recipient (the caller's own copy for a broadcast).
     func createNotification(_ request: MockRequest, now: Double) async throws -> MockResponse {
@@ -51,17 +21,15 @@ extension VideGreniersMock {
             }
             if !problems.isEmpty { throw MockError(.badRequest, messages: problems) }
             let recipients = command.userId.map { [$0] } ?? state.users.map(\.id)
-            var answer: Notification?
+            let event = command.eventId.flatMap { state.event($0) }
+            var answer: VideGreniers.NotificationDto?
             for recipient in recipients {
-                let notification = Notification(
-                    id: state.nextID(), userId: recipient, title: command.title, message: command.message,
-                    type: command.type, status: .sent, readOnUtc: nil, sentOnUtc: now, actionUrl: command.actionUrl,
-                    actionText: command.actionText, imageUrl: command.imageUrl, createdOnUtc: now,
-                    eventId: command.eventId, eventTitle: command.eventId.flatMap { state.event($0)?.title })
-                state.notifications.append(notification)
+                let notification = try state.notify(
+                    recipient, title: command.title, message: command.message, type: command.type, at: now,
+                    event: event, actionUrl: command.actionUrl, actionText: command.actionText, imageUrl: command.imageUrl)
                 if answer == nil || recipient == caller { answer = notification }
             }
-            return answer.map { VideGreniersAnswers.notification($0, in: state) }
+            return answer
         }
         return try VideGreniersAnswers.ok(data, now: now, status: 201)
     }
@@ -105,12 +73,12 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let data = try store.read { state in
             let user = try Self.existingUser(caller, in: state)
-            let notifications = state.notifications.filter { $0.userId == caller }
+            let notifications = state.notifications(of: caller)
             return VideGreniers.UserStatsDto(
                 totalFavorites: state.favorites.count { $0.userId == caller },
                 totalEventsCreated: state.events.count { $0.organizerId == caller },
                 totalNotifications: notifications.count,
-                unreadNotifications: notifications.count { $0.readOnUtc == nil },
+                unreadNotifications: notifications.count { ($0.item["readOnUtc"] ?? .null) == .null },
                 accountCreatedDate: VideGreniersAnswers.date(user.createdOnUtc),
                 lastLoginDate: VideGreniersAnswers.date(user.lastLoginDate),
                 daysActive: max(0, Int((now - user.createdOnUtc) / 86_400)))
@@ -132,7 +100,9 @@ extension VideGreniersMock {
                 state.events[index].organizerId = nil
             }
             state.favorites.removeAll { $0.userId == caller || drafts.contains($0.eventId) }
-            state.notifications.removeAll { $0.userId == caller }
+            for notification in state.notifications(of: caller) {
+                state.resources.tables[State.notifications]?[key: notification.key] = nil
+            }
             state.activities.removeAll { $0.userId == caller }
             state.refreshTokens.removeAll { $0.userId == caller }
             if let claims, let jti = claims.jti?.value {

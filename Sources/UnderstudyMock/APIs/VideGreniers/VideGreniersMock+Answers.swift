@@ -156,19 +156,6 @@ enum VideGreniersAnswers {
             status: favorite.status)
     }
 
-    static func notification(_ notification: VideGreniersMock.Notification, in state: State)
-        -> VideGreniers.NotificationDto
-    {
-        VideGreniers.NotificationDto(
-            id: notification.id, title: notification.title, message: notification.message, type: notification.type,
-            status: notification.status, readOnUtc: date(notification.readOnUtc),
-            sentOnUtc: date(notification.sentOnUtc), actionUrl: notification.actionUrl,
-            actionText: notification.actionText, imageUrl: notification.imageUrl,
-            createdOnUtc: date(notification.createdOnUtc), eventId: notification.eventId,
-            eventTitle: notification.eventId.flatMap { state.event($0)?.title } ?? notification.eventTitle,
-            isUnread: notification.readOnUtc == nil, typeDisplayName: typeDisplayName(notification.type))
-    }
-
     /// The French names of the document's `NotificationType` comments.
     static func typeDisplayName(_ type: VideGreniers.NotificationType) -> String {
         switch type {

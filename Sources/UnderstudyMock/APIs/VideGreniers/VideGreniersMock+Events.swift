@@ -170,6 +170,7 @@ extension VideGreniersMock {
             details.apply(to: &state.events[index])
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
+            state.retitleNotifications(about: event)
             state.record(.eventUpdated, user: caller, event: event, at: now)
             return (
                 VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
@@ -218,12 +219,9 @@ extension VideGreniersMock {
             state.record(.eventCancelled, user: caller, event: event, metadata: reason, at: now)
             // Whoever kept the event as a favorite hears about it, as the app's notification types suggest.
             for favorite in state.favorites where favorite.eventId == id && favorite.userId != caller {
-                state.notifications.append(
-                    Notification(
-                        id: state.nextID(), userId: favorite.userId, title: "Événement annulé : \(event.title)",
-                        message: reason, type: .event, status: .sent, readOnUtc: nil, sentOnUtc: now,
-                        actionUrl: "videgreniers://events/\(id.uuidString.lowercased())", actionText: "Voir",
-                        imageUrl: nil, createdOnUtc: now, eventId: id, eventTitle: event.title))
+                try state.notify(
+                    favorite.userId, title: "Événement annulé : \(event.title)", message: reason, type: .event, at: now,
+                    event: event, actionUrl: "videgreniers://events/\(id.uuidString.lowercased())", actionText: "Voir")
             }
             return (
                 VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])

@@ -141,33 +141,13 @@ extension VideGreniersMock {
         while notificationRows.count < 6 {
             notificationRows.append(notificationGenerator.value(for: .ref("VideGreniers.NotificationDto")))
         }
-        var notifications: [Notification] = []
+        var notifications: [(dto: VideGreniers.NotificationDto, event: Event?, generated: Bool)] = []
         for (index, row) in notificationRows.enumerated() {
             let dto = try decodeRow(
                 VideGreniers.NotificationDto.self, row, endpoint: "GET /api/notifications", index: index)
-            let created = today - Double(index * 2 + 1) * day + 32_400
-            let read = index >= 2
             let event: Event? = [.event, .eventReminder, .favorite].contains(dto.type) ? events[index % 3] : nil
-            let generated = index >= notificationFileRows
-            let text =
-                generated ? VideGreniersSeedTexts.notification(dto.type, event: event?.title) : (dto.title, dto.message)
-            let link = event.map { "videgreniers://events/\($0.id.uuidString.lowercased())" }
-            notifications.append(
-                Notification(
-                    id: id("notification \(index)"), userId: demo.id, title: text.0, message: text.1,
-                    type: dto.type, status: read ? .read : .sent, readOnUtc: read ? created + 3600 : nil,
-                    sentOnUtc: created, actionUrl: generated ? link : dto.actionUrl,
-                    actionText: generated ? link.map { _ in "Voir l'événement" } : dto.actionText,
-                    imageUrl: generated ? nil : dto.imageUrl, createdOnUtc: created, eventId: event?.id,
-                    eventTitle: event?.title))
+            notifications.append((dto, event, index >= notificationFileRows))
         }
-        notifications.append(
-            Notification(
-                id: id("notification admin"), userId: admin.id, title: "Bienvenue",
-                message: "Votre compte administrateur est prêt.",
-                type: .system, status: .sent, readOnUtc: nil, sentOnUtc: today - 30 * day, actionUrl: nil,
-                actionText: nil,
-                imageUrl: nil, createdOnUtc: today - 30 * day, eventId: nil, eventTitle: nil))
 
         // Activities: the fixture's rows, padded, for the demo user, within the last 30 days.
         var activityRows = fixtures.body("GET /api/user-activities", in: spec)["data"]?.arrayValue ?? []
@@ -207,9 +187,28 @@ extension VideGreniersMock {
                     createdOnUtc: favorite.createdOnUtc))
         }
 
-        return State(
+        var state = State(
             users: [demo, admin, organizer], categories: categories, events: events, favorites: favorites,
-            notifications: notifications, activities: activities, seed: seed)
+            activities: activities, seed: seed)
+        // Two unread, the others read an hour after they came.
+        for (index, notification) in notifications.enumerated() {
+            let (dto, event) = (notification.dto, notification.event)
+            let created = today - Double(index * 2 + 1) * day + 32_400
+            let text =
+                notification.generated
+                ? VideGreniersSeedTexts.notification(dto.type, event: event?.title) : (dto.title, dto.message)
+            let link = event.map { "videgreniers://events/\($0.id.uuidString.lowercased())" }
+            try state.notify(
+                demo.id, title: text.0, message: text.1, type: dto.type, at: created,
+                readAt: index >= 2 ? created + 3600 : nil, event: event,
+                actionUrl: notification.generated ? link : dto.actionUrl,
+                actionText: notification.generated ? link.map { _ in "Voir l'événement" } : dto.actionText,
+                imageUrl: notification.generated ? nil : dto.imageUrl, id: id("notification \(index)"))
+        }
+        try state.notify(
+            admin.id, title: "Bienvenue", message: "Votre compte administrateur est prêt.", type: .system,
+            at: today - 30 * day, id: id("notification admin"))
+        return state
     }
 
     /// Whether an endpoint's fixture was generated (no `--fixtures` file for it).

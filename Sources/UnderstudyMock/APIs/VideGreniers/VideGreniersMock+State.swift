@@ -17,7 +17,9 @@ extension VideGreniersMock {
         var favorites = StateTable<Favorite>(groups: {
             [State.favoriteGroup(event: $0.eventId), State.favoriteGroup(event: $0.eventId, user: $0.userId)]
         })
-        var notifications = StateTable<Notification>()
+        /// The resources the generic engine serves: every user's notifications, as `GET /api/notifications` shows
+        /// them.
+        var resources = ResourceState(resources: [State.notifications])
         var activities = StateTable<Activity>(orders: [State.activitiesByUser])
         var refreshTokens = StateTable<RefreshToken>()
         /// Access tokens refused before they expire (logout, deleted accounts), by `jti`.
@@ -28,14 +30,13 @@ extension VideGreniersMock {
         let seed: UInt64
 
         init(
-            users: [User], categories: [Category], events: [Event], favorites: [Favorite],
-            notifications: [Notification], activities: [Activity], seed: UInt64
+            users: [User], categories: [Category], events: [Event], favorites: [Favorite], activities: [Activity],
+            seed: UInt64
         ) {
             for user in users { self.users.append(user) }
             self.categories = StateTable(categories)
             for event in events { self.events.append(event) }
             for favorite in favorites { self.favorites.append(favorite) }
-            self.notifications = StateTable(notifications)
             for activity in activities { self.activities.append(activity) }
             issuedIDs = StateValue(0)
             self.seed = seed
@@ -46,7 +47,7 @@ extension VideGreniersMock {
             visitor.visit("categories", &categories)
             visitor.visit("events", &events)
             visitor.visit("favorites", &favorites)
-            visitor.visit("notifications", &notifications)
+            resources.visit(&visitor)
             visitor.visit("activities", &activities)
             visitor.visit("refreshTokens", &refreshTokens)
             visitor.visit("revokedAccessTokens", &revokedAccessTokens)
@@ -108,6 +109,47 @@ extension VideGreniersMock {
         mutating func prune(now: Double) {
             refreshTokens.sweep { $0.expiresAt <= now }
             revokedAccessTokens.sweep { $0.expiresAt <= now }
+        }
+
+        /// The resource of the notifications.
+        static let notifications = "notifications"
+
+        /// A user's notifications.
+        func notifications(of user: UUID) -> [ResourceRow] {
+            resources.tables[Self.notifications]?.rows(in: ResourceRow.ownerGroup(Self.owner(user))) ?? []
+        }
+
+        /// The owner of a user's items: the subject of their tokens.
+        static func owner(_ user: UUID) -> String { user.uuidString.lowercased() }
+
+        /// Sends a notification to a user, unread (or read at `readAt`), about an event when it names one.
+        @discardableResult
+        mutating func notify(
+            _ user: UUID, title: String, message: String, type: VideGreniers.NotificationType, at now: Double,
+            readAt: Double? = nil, event: Event? = nil, actionUrl: String? = nil, actionText: String? = nil,
+            imageUrl: String? = nil, id: UUID? = nil
+        ) throws -> VideGreniers.NotificationDto {
+            let notification = VideGreniers.NotificationDto(
+                id: id ?? nextID(), title: title, message: message, type: type, status: readAt == nil ? .sent : .read,
+                readOnUtc: VideGreniersAnswers.date(readAt), sentOnUtc: VideGreniersAnswers.date(now),
+                actionUrl: actionUrl, actionText: actionText, imageUrl: imageUrl,
+                createdOnUtc: VideGreniersAnswers.date(now), eventId: event?.id, eventTitle: event?.title,
+                isUnread: readAt == nil, typeDisplayName: VideGreniersAnswers.typeDisplayName(type))
+            let key = notification.id.uuidString.lowercased()
+            resources.tables[Self.notifications]?.append(
+                ResourceRow(
+                    parent: [:], id: key, item: try VideGreniers.spec.wireJSON(notification), owner: Self.owner(user)))
+            return notification
+        }
+
+        /// Shows an event's new title in the notifications about it.
+        mutating func retitleNotifications(about event: Event) {
+            let id = JSONValue.string(event.id.uuidString.lowercased())
+            for var row in resources.tables[Self.notifications] ?? StateTable() where row.item["eventId"] == id {
+                guard row.item["eventTitle"] != .string(event.title) else { continue }
+                row.item[pointer: "/eventTitle"] = .string(event.title)
+                resources.tables[Self.notifications]?.append(row)
+            }
         }
 
         mutating func record(
@@ -195,25 +237,6 @@ extension VideGreniersMock {
         var eventId: UUID
         var createdOnUtc: Double
         var status: VideGreniers.FavoriteStatus
-    }
-
-    struct Notification: StateRow, Hashable {
-        var id: UUID
-        var key: UUID { id }
-        var userId: UUID
-        var title: String
-        var message: String
-        var type: VideGreniers.NotificationType
-        var status: VideGreniers.NotificationStatus
-        var readOnUtc: Double?
-        var sentOnUtc: Double?
-        var actionUrl: String?
-        var actionText: String?
-        var imageUrl: String?
-        var createdOnUtc: Double
-        var eventId: UUID?
-        /// The title when the notification was created, shown if the event is gone.
-        var eventTitle: String?
     }
 
     struct Activity: StateRow, Hashable {

@@ -35,6 +35,8 @@ package struct VideGreniersMock: ReadsFixtures {
 
     let configuration: MockConfiguration
     let store: StateStore<State>
+    /// The notifications: the caller's own, newest first, read one by one, as the spec declares them.
+    let resources: ResourceEngine<State>
     package let fixtures: FixtureSource?
     let tokens: TokenService
     /// Checks signatures without the expiry (refresh accepts an expired access token).
@@ -58,7 +60,13 @@ package struct VideGreniersMock: ReadsFixtures {
         self.fixtures = fixtures
         let seed = try Self.seedState(
             fixtures: fixtures, seed: configuration.seed, now: configuration.now().timeIntervalSinceReferenceDate)
-        store = try await configuration.stateStore(seed: seed, for: "videgreniers")
+        // Its second layout: the notifications became the resource engine's rows.
+        store = try await configuration.stateStore(
+            seed: seed, for: "videgreniers", kind: "UnderstudyMock.VideGreniersMock.State 2")
+        resources = ResourceEngine(
+            spec: VideGreniers.spec, graph: ResourceGraph(spec: VideGreniers.spec),
+            fixture: FixtureMock(spec: VideGreniers.spec, configuration: configuration, recorded: fixtures),
+            store: store, tables: \.resources, serving: [State.notifications], configuration: configuration)
     }
 
     var now: Double { configuration.now().timeIntervalSinceReferenceDate }
@@ -111,8 +119,6 @@ package struct VideGreniersMock: ReadsFixtures {
         case "PATCH /api/favorites/{eventId}/toggle": return try await toggleFavorite(request, now: now)
         case "POST /api/favorites/status": return try favoriteStatus(request, now: now)
         case "GET /api/favorites/upcoming": return try upcomingFavorites(request, now: now)
-        case "GET /api/notifications": return try notifications(request, now: now)
-        case "PATCH /api/notifications/{notificationId}/read": return try await markNotificationRead(request, now: now)
         case "POST /api/notifications": return try await createNotification(request, now: now)
         case "GET /api/user/profile": return try profile(request, now: now)
         case "PUT /api/user/profile": return try await updateProfile(request, now: now)
@@ -120,7 +126,7 @@ package struct VideGreniersMock: ReadsFixtures {
         case "DELETE /api/user/account": return try await deleteAccount(request, now: now)
         case "GET /api/user-activities": return try userActivities(request, now: now)
         case "GET /api/user-activities/statistics": return try activityStatistics(request, now: now)
-        default: return nil
+        default: return try await resources.handle(request, endpoint: endpoint)
         }
     }
 
