@@ -319,6 +319,30 @@ struct SemanticDriftTests {
             ])
     }
 
+    /// `startDate` keeps the activities logged at that instant or later, `endDate` those logged then or earlier.
+    @Test func videGreniersActivityBoundsMustBound() async throws {
+        let endpoint = "GET /api/user-activities"
+        let items: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, [3, 2, 1].map { days in { $0 = $0.setting("createdOnUtc", Self.iso(-Double(days) * 86_400)) } })
+        }
+        let bounded = try await Self.semantics("videgreniers", endpoint, items: items) { query, items in
+            let from = query["startDate"].flatMap { Self.instant(.string($0)) } ?? .distantPast
+            let until = query["endDate"].flatMap { Self.instant(.string($0)) } ?? .distantFuture
+            return items.filter { (from...until).contains(Self.instant($0["createdOnUtc"])!) }
+        }
+        #expect(bounded == [])
+        // One root cause, one finding: both bounds ignored are the same rule on the same list.
+        let ignored = try await Self.semantics("videgreniers", endpoint, items: items) { _, items in items }
+        #expect(ignored.count == 1)
+        #expect(ignored.first?.hasPrefix("error semantics.filter-ignored GET /api/user-activities: startDate=") == true)
+        let onlyStart = try await Self.semantics("videgreniers", endpoint, items: items) { query, items in
+            let from = query["startDate"].flatMap { Self.instant(.string($0)) } ?? .distantPast
+            return items.filter { Self.instant($0["createdOnUtc"])! >= from }
+        }
+        #expect(onlyStart.count == 1)
+        #expect(onlyStart.first?.hasPrefix("error semantics.filter-ignored GET /api/user-activities: endDate=") == true)
+    }
+
     @Test func intra42FiltersAndRangesMustHold() async throws {
         // Sessions, one open and one closed; events, one to come and one past; slots ten days apart.
         let locations: @Sendable (JSONValue) -> [JSONValue] = { body in

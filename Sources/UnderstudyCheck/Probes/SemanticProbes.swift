@@ -94,6 +94,16 @@ struct ListSemantics {
                 let window = now.addingTimeInterval(-300)...now.addingTimeInterval(86_400 + 300)
                 await keeps([(name, "1")], "only items whose \(place.member) lies within the next day", place,
                     rule: .semanticsWindow) { Self.instant($0).map { window.contains($0) } ?? true }
+            case .notBefore(let place)?, .notAfter(let place)?:
+                // The instant of an item between the first and the last: the answer keeps some and leaves others.
+                let instants = items.compactMap { Self.instant(Self.value(at: place, in: $0)) }.sorted()
+                guard instants.count >= 2 else { continue }
+                let bound = instants[instants.count / 2]
+                let before = if case .notAfter? = parameter.meaning { true } else { false }
+                await keeps(
+                    [(name, Self.iso(bound))],
+                    "only items whose \(place.member) is \(before ? "not after" : "not before") \(Self.iso(bound))", place
+                ) { Self.instant($0).map { before ? $0 <= bound : $0 >= bound } ?? true }
             case .sortKey(let keys, let descending)?:
                 for key in keys.keys.sorted() {
                     let place = keys[key]!

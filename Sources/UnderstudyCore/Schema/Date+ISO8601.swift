@@ -13,7 +13,16 @@ extension Date {
                 return
             }
         }
-        return nil
+        // RFC 3339 writes any offset up to ±23:59 (`time-hour`, `time-minute`); Foundation's styles stop at ±18:00.
+        let utf8 = Array(text.utf8)
+        guard utf8.count > 16, [UInt8(ascii: "+"), UInt8(ascii: "-")].contains(utf8[utf8.count - 6]),
+            utf8[utf8.count - 3] == UInt8(ascii: ":"),
+            let hours = Int(String(decoding: utf8[(utf8.count - 5)..<(utf8.count - 3)], as: UTF8.self)),
+            let minutes = Int(String(decoding: utf8[(utf8.count - 2)...], as: UTF8.self)), hours < 24, minutes < 60,
+            let local = Self.iso8601Styles.lazy.compactMap({ try? $0.parse(String(text.dropLast(6)) + "Z") }).first
+        else { return nil }
+        let offset = Double(hours * 3600 + minutes * 60)
+        self = local.addingTimeInterval(utf8[utf8.count - 6] == UInt8(ascii: "+") ? -offset : offset)
     }
 
     private static let iso8601Styles = [

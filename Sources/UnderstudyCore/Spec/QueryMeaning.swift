@@ -18,6 +18,10 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
     case between(JSONPointer)
     /// `n`: items whose instant lies between now and n days from now (VideGreniers' `daysAhead`).
     case withinDays(JSONPointer)
+    /// An instant: items whose instant is that one or later (VideGreniers' `startDate` of the activity log).
+    case notBefore(JSONPointer)
+    /// An instant: items whose instant is that one or earlier (VideGreniers' `endDate`).
+    case notAfter(JSONPointer)
     /// The value names the member the items are sorted by; the boolean parameter `descending` turns the
     /// order around (VideGreniers' `sortBy` and `sortDescending`).
     case sortKey([String: JSONPointer], descending: String)
@@ -32,6 +36,8 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
         case .whenTrue(let pointer, let value): "when-true \(pointer) \(value.serialized())"
         case .between(let pointer): "between \(pointer)"
         case .withinDays(let pointer): "within-days \(pointer)"
+        case .notBefore(let pointer): "not-before \(pointer)"
+        case .notAfter(let pointer): "not-after \(pointer)"
         case .sortKey(let keys, let descending):
             (["sort-key", descending] + keys.keys.sorted().map { "\($0)=\(keys[$0]!)" }).joined(separator: " ")
         }
@@ -52,6 +58,8 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
             self = .whenTrue(pointer, equals: value)
         case "between": self = .between(pointer)
         case "within-days": self = .withinDays(pointer)
+        case "not-before": self = .notBefore(pointer)
+        case "not-after": self = .notAfter(pointer)
         case "sort-key":
             var keys: [String: JSONPointer] = [:]
             for word in words.dropFirst(2) {

@@ -28,6 +28,12 @@ extension QueryMeaning {
             guard let days = Int(asked), days >= 0 else { return nil }
             guard let instant = Self.instant(item[pointer: place]) else { return false }
             return instant >= now && instant <= now.addingTimeInterval(Double(days) * 86_400)
+        case .notBefore(let place):
+            guard let bound = Date(iso8601: asked) else { return nil }
+            return Self.instant(item[pointer: place]).map { $0 >= bound } ?? false
+        case .notAfter(let place):
+            guard let bound = Date(iso8601: asked) else { return nil }
+            return Self.instant(item[pointer: place]).map { $0 <= bound } ?? false
         case .sortKey:
             return nil
         }
@@ -62,17 +68,27 @@ extension QueryMeaning {
             (offset: offset, row: row, values: keys.map { item(row)[pointer: $0.place] ?? .null })
         }
         return keyed.sorted { lhs, rhs in
-            for (index, key) in keys.enumerated() {
-                let (left, right) = (lhs.values[index], rhs.values[index])
-                if (left == .null) != (right == .null) { return right == .null }
-                switch order(left, right) {
-                case .orderedSame: continue
-                case .orderedAscending: return !key.descending
-                case .orderedDescending: return key.descending
-                }
-            }
-            return lhs.offset < rhs.offset
+            precedes(lhs.values, rhs.values, by: keys) ?? (lhs.offset < rhs.offset)
         }.map(\.row)
+    }
+
+    /// Whether an item comes before another by the keys; `nil` when they do not tell them apart.
+    static func precedes(_ lhs: JSONValue, _ rhs: JSONValue, by keys: [SortKey]) -> Bool? {
+        precedes(keys.map { lhs[pointer: $0.place] ?? .null }, keys.map { rhs[pointer: $0.place] ?? .null }, by: keys)
+    }
+
+    /// ``precedes(_:_:by:)`` on the keys' values, taken once.
+    private static func precedes(_ lhs: [JSONValue], _ rhs: [JSONValue], by keys: [SortKey]) -> Bool? {
+        for (index, key) in keys.enumerated() {
+            let (left, right) = (lhs[index], rhs[index])
+            if (left == .null) != (right == .null) { return right == .null }
+            switch order(left, right) {
+            case .orderedSame: continue
+            case .orderedAscending: return !key.descending
+            case .orderedDescending: return key.descending
+            }
+        }
+        return nil
     }
 
     /// Two members' order: absent and `null` after any value, instants by instant, numbers by value, text as text.

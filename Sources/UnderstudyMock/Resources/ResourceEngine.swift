@@ -38,6 +38,10 @@ struct ResourceEngine<State: StoredState>: Sendable {
         let endpoint: AnyEndpoint
         /// The member that names an item's owner, when an operation of the resource declares one.
         let ownerMember: String?
+        /// Whether the endpoint lists in the order the resource's table keeps (``ResourceState/keptOrder``), and
+        /// the resource's items are owned (a list of anyone's walks only when no item is).
+        let keptOrder: Bool
+        let owned: Bool
     }
 
     /// Creates the engine of `spec`'s resources, over the tables at `tables` in `store`'s state.
@@ -57,11 +61,13 @@ struct ResourceEngine<State: StoredState>: Sendable {
         now = configuration.now
         var plans: [String: Plan] = [:]
         for resource in graph.resources where serving?.contains(resource.name) ?? true {
-            let ownerMember = spec.ownership(of: resource)?.member
+            let ownership = spec.ownership(of: resource)
+            let order = spec.keptOrder(of: resource)
             for operation in resource.operations {
                 guard let endpoint = spec.endpoint(operation.endpoint) else { continue }
                 plans[operation.endpoint] = Plan(
-                    resource: resource, operation: operation, endpoint: endpoint, ownerMember: ownerMember)
+                    resource: resource, operation: operation, endpoint: endpoint, ownerMember: ownership?.member,
+                    keptOrder: !order.isEmpty && endpoint.order == order, owned: ownership != nil)
             }
         }
         self.plans = plans
@@ -112,25 +118,42 @@ struct ResourceEngine<State: StoredState>: Sendable {
         // Under a parent that does not exist, the items made there anyway (see ``create``) where the document gives no
         // 404; none under a parent deleted.
         let lenient = !plan.endpoint.documents(.notFound) && deleted(place, plan: plan, parent: true) == nil
-        let rows: [ResourceRow]? = read { state in
-            guard lenient || parentExists(place, plan: plan, in: state) else { return nil }
-            return state.rows(of: plan.resource.name, under: place.parent, nested: plan.resource.parent != nil, seenBy: viewer)
-        }
-        guard let rows else { return try missing(plan, place: place, request: request, parent: true) }
         var criteria = ListCriteria(endpoint: plan.endpoint, resource: plan.resource, spec: spec)
         if plan.endpoint.method == .post, case .object(let members)? = request.json { criteria.body = members }
-        let now = now()
-        var matching = rows.filter { criteria.matches($0.item, query: request.query, now: now) }
-        matching = criteria.sorted(matching, by: \.item, query: request.query)
-        let page: ArraySlice<ResourceRow>
-        switch plan.endpoint.pagination {
-        case .none, .pageInBody: page = criteria.page(matching, query: request.query)
-        case .linkHeader, .range: page = matching[...]  // paged with the answer's headers
+        let paged = switch plan.endpoint.pagination {
+        case .none, .pageInBody: true
+        case .linkHeader, .range: false  // paged with the answer's headers
+        }
+        // A list that asks nothing of the items walks the order its table keeps and reads only its page's rows.
+        let walks = plan.keptOrder && (viewer.isScoped || !plan.owned) && !criteria.asksAnything(request.query)
+        let found: (page: [ResourceRow], total: Int)?? = read { state in
+            guard lenient || parentExists(place, plan: plan, in: state) else { return .some(nil) }
+            guard walks, let table = state.tables[plan.resource.name],
+                let order = table.positions(orderedBy: ResourceState.keptOrder)
+            else { return nil }
+            if viewer.isScoped && viewer.caller == nil { return ([], 0) }
+            let positions = order[order.range(of: .text(ResourceRow.orderKey(parent: place.parent, owner: viewer.caller)))]
+            let page = paged ? criteria.page(positions, query: request.query) : positions[...]
+            return (page.map { table[$0] }, positions.count)
+        }
+        let page: [ResourceRow]
+        let total: Int
+        switch found {
+        case .some(nil): return try missing(plan, place: place, request: request, parent: true)
+        case .some(let walked?): (page, total) = walked
+        case nil:
+            let rows = read {
+                $0.rows(of: plan.resource.name, under: place.parent, nested: plan.resource.parent != nil, seenBy: viewer)
+            }
+            let now = now()
+            var matching = rows.filter { criteria.matches($0.item, query: request.query, now: now) }
+            matching = criteria.sorted(matching, by: \.item, query: request.query)
+            (page, total) = (paged ? Array(criteria.page(matching, query: request.query)) : matching, matching.count)
         }
         var answer = items.listAnswer(
-            page.map { ($0.key, $0.item) }, total: matching.count, endpoint: plan.endpoint,
-            pointer: plan.operation.answer!, element: plan.operation.element)
-        criteria.describePage(&answer, query: request.query, total: matching.count)
+            page.map { ($0.key, $0.item) }, total: total, endpoint: plan.endpoint, pointer: plan.operation.answer!,
+            element: plan.operation.element)
+        criteria.describePage(&answer, query: request.query, total: total)
         return try fixture.answer(request, endpoint: plan.endpoint, spec: spec, state: answer)
     }
 
@@ -434,5 +457,10 @@ extension APISpec {
     /// How a resource's items are owned, when one of its operations acts on the caller's own items.
     func ownership(of resource: Resource) -> Ownership? {
         resource.operations.lazy.compactMap { self.endpoint($0.endpoint)?.owner }.first
+    }
+
+    /// The order a resource's table keeps: the one its list declares.
+    func keptOrder(of resource: Resource) -> [SortKey] {
+        resource.operations(.list).lazy.compactMap { self.endpoint($0.endpoint)?.order }.first { !$0.isEmpty } ?? []
     }
 }

@@ -470,6 +470,23 @@ struct ListCriteria {
         return sizeNames.contains(lowered) || offsetNames.contains(lowered) || pageNames.contains(lowered)
     }
 
+    /// Whether the request asks anything of the items beyond a page: a search's body, a value of a parameter with a
+    /// meaning (its default too; a `when-true` flag left `false` asks nothing), or of one named after a member.
+    func asksAnything(_ query: QueryItems) -> Bool {
+        guard body.isEmpty else { return true }
+        for parameter in endpoint.parameters where parameter.location == .query && !Self.isPaging(parameter.name) {
+            if let meaning = parameter.meaning {
+                guard let asked = query[parameter.name] ?? parameter.defaultValue.flatMap(ResourceItems.text) else {
+                    continue
+                }
+                if case .whenTrue = meaning, asked.lowercased() == "false" { continue }
+                return true
+            }
+            if object?[parameter.name] != nil, query[parameter.name] != nil { return true }
+        }
+        return false
+    }
+
     func matches(_ item: JSONValue, query: QueryItems, now: Date) -> Bool {
         // What the parameters' declared meanings keep, a default applying where the query gives no value.
         for parameter in endpoint.parameters where parameter.location == .query {
@@ -563,11 +580,13 @@ struct ListCriteria {
     }
 
     /// The page a request asks for (``window(_:)``).
-    func page<Row>(_ rows: [Row], query: QueryItems) -> ArraySlice<Row> {
+    func page<Rows: Collection>(_ rows: Rows, query: QueryItems) -> Rows.SubSequence {
         let window = window(query)
-        let start = min(window.offset, rows.count)
-        let end = window.size.map { min(rows.count, start + min($0, rows.count)) } ?? rows.count
-        return rows[start..<end]
+        let count = rows.count
+        let start = min(window.offset, count)
+        let end = window.size.map { min(count, start + min($0, count)) } ?? count
+        let first = rows.index(rows.startIndex, offsetBy: start)
+        return rows[first..<rows.index(first, offsetBy: end - start)]
     }
 
     /// A list answer made up from the document (an example, a generated body) as the request asks it: its items

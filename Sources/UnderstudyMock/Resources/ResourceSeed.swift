@@ -14,7 +14,7 @@ struct ResourceSeed {
     static let itemCount = 3
 
     func state() -> ResourceState {
-        var state = ResourceState(resources: graph.resources.map(\.name))
+        var state = ResourceState(spec: spec, graph: graph)
         // Parents come before their children in the graph.
         for resource in graph.resources {
             var (pool, recorded) = fixtureItems(of: resource)

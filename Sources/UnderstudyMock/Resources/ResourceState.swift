@@ -25,6 +25,13 @@ struct ResourceRow: StateRow {
     /// The group of one owner's rows.
     static func ownerGroup(_ owner: String) -> String { "owner \(owner)" }
 
+    /// What a table's kept order sorts first: the rows of one parent and one owner are together.
+    var orderKey: String { Self.orderKey(parent: parent, owner: owner) }
+
+    static func orderKey(parent: [String: String], owner: String?) -> String {
+        group(parent) + " " + (owner ?? "")
+    }
+
     /// The group of the rows under one parent, so a nested list reads only its own rows.
     static func group(_ parent: [String: String]) -> String {
         JSONValue.object(parent.mapValues(JSONValue.string)).serialized()
@@ -65,12 +72,28 @@ struct ResourceState: StoredState {
         deleted.value[resource]?.contains(key) == true
     }
 
-    init(resources: [String]) {
-        for name in resources { tables[name] = Self.table() }
+    /// The tables of a spec's resources (of those named in `resources`, else of all), each kept in the order its list
+    /// declares.
+    init(spec: APISpec, graph: ResourceGraph, resources: Set<String>? = nil) {
+        for resource in graph.resources where resources?.contains(resource.name) ?? true {
+            tables[resource.name] = Self.table(order: spec.keptOrder(of: resource))
+        }
     }
 
-    static func table(_ rows: [ResourceRow] = []) -> StateTable<ResourceRow> {
-        StateTable(rows, groups: { row in [ResourceRow.group(row.parent)] + (row.owner.map { [ResourceRow.ownerGroup($0)] } ?? []) })
+    /// The name of the order a table keeps its rows in: the declared order of its list (``AnyEndpoint/order``), each
+    /// parent's and owner's rows together (``ResourceRow/orderKey``).
+    static let keptOrder = "declared"
+
+    static func table(order: [SortKey] = []) -> StateTable<ResourceRow> {
+        StateTable(
+            groups: { row in [ResourceRow.group(row.parent)] + (row.owner.map { [ResourceRow.ownerGroup($0)] } ?? []) },
+            orders: order.isEmpty
+                ? []
+                : [
+                    StateOrder(keptOrder, key: { .text($0.orderKey) }) { lhs, rhs in
+                        QueryMeaning.precedes(lhs.item, rhs.item, by: order) == true
+                    }
+                ])
     }
 
     mutating func visit(_ visitor: inout StateVisitor) {

@@ -441,14 +441,22 @@ public enum VideGreniers {
                 .integer(values: UserActivityType.allCases.map(\.rawValue)),
                 summary: "Filter by activity type", meaning: .equals("/activityType")
             ),
-            .query("startDate", .string(format: .dateTime), summary: "Filter activities after this date"),
-            .query("endDate", .string(format: .dateTime), summary: "Filter activities before this date"),
+            .query(
+                "startDate", .string(format: .dateTime), summary: "Filter activities after this date",
+                meaning: .notBefore("/createdOnUtc")),
+            .query(
+                "endDate", .string(format: .dateTime), summary: "Filter activities before this date",
+                meaning: .notAfter("/createdOnUtc")),
         ],
         auth: .required,
         errors: [.badRequest, .unauthorized] + common,
         pagination: pageInBody,
         summary: "List the caller's tracked activities, paged",
-        examples: Examples(responses: [200: DocumentExamples.userActivitiesResponse])
+        examples: Examples(responses: [200: DocumentExamples.userActivitiesResponse]),
+        // The server writes the log: nothing creates an activity through this path.
+        resource: .operation(resource: "user-activities", role: .list, identifier: "id"),
+        owner: .caller,
+        order: [.descending("/createdOnUtc"), .ascending("/id")]
     )
 
     public static let activityStatistics = Endpoint<NoBody, ApiResponse<UserActivityStatisticsDto>>(

@@ -11,7 +11,8 @@ struct ApinestState: StoredState {
     /// Achievements by user id; a user without a row has a fresh start (see ``ApinestProgress/fresh``).
     var progress: StateTable<ApinestProgress>
     /// The resources the generic engine serves: every user's notifications, as the achievements API shows them.
-    var resources = ResourceState(resources: [ApinestState.notifications])
+    var resources = ResourceState(
+        spec: Achievements.spec, graph: ResourceGraph(spec: Achievements.spec), resources: [ApinestState.notifications])
     /// The badges every user can earn, with the rule that unlocks each.
     var badges: StateTable<ApinestBadgeRecord>
     /// The base of the ObjectIds this state hands out: `sequence` goes up with every new id.

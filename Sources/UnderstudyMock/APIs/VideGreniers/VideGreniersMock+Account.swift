@@ -63,7 +63,7 @@ extension VideGreniersMock {
             if let value = body.pushNotifications { state.users[index].pushNotifications = value }
             if let value = body.smsNotifications { state.users[index].smsNotifications = value }
             state.users[index].modifiedOnUtc = now
-            state.record(.profileUpdated, user: caller, at: now)
+            try state.record(.profileUpdated, user: caller, at: now)
             return VideGreniersAnswers.user(state.users[index], in: state)
         }
         return try VideGreniersAnswers.ok(data, now: now)
@@ -73,7 +73,7 @@ extension VideGreniersMock {
         let caller = try caller(request)
         let data = try store.read { state in
             let user = try Self.existingUser(caller, in: state)
-            let notifications = state.notifications(of: caller)
+            let notifications = state.items(of: State.notifications, ownedBy: caller)
             return VideGreniers.UserStatsDto(
                 totalFavorites: state.favorites.count { $0.userId == caller },
                 totalEventsCreated: state.events.count { $0.organizerId == caller },
@@ -100,10 +100,8 @@ extension VideGreniersMock {
                 state.events[index].organizerId = nil
             }
             state.favorites.removeAll { $0.userId == caller || drafts.contains($0.eventId) }
-            for notification in state.notifications(of: caller) {
-                state.resources.tables[State.notifications]?[key: notification.key] = nil
-            }
-            state.activities.removeAll { $0.userId == caller }
+            state.removeItems(of: State.notifications, ownedBy: caller)
+            state.removeItems(of: State.activities, ownedBy: caller)
             state.refreshTokens.removeAll { $0.userId == caller }
             if let claims, let jti = claims.jti?.value {
                 state.revokedAccessTokens.append(
@@ -121,32 +119,6 @@ extension VideGreniersMock {
 
     // MARK: User activities
 
-    func userActivities(_ request: MockRequest, now: Double) throws -> MockResponse {
-        let caller = try caller(request)
-        let (page, pageSize) = Self.paging(request)
-        let type = request.query["activityType"].flatMap { Int($0) }
-        let from = try Self.queryDate(request, "startDate")
-        let until = try Self.queryDate(request, "endDate")
-        let shown = store.read { state in
-            // The caller's activities, newest first, kept so by the state.
-            let order = state.activities.positions(orderedBy: State.activitiesByUser.name)!
-            let mine = order[order.range(of: .text(caller.uuidString))]
-            let shown: VideGreniersAnswers.Page<Activity>
-            if type == nil && from == nil && until == nil {
-                shown = VideGreniersAnswers.Page(mine, number: page, size: pageSize).map { state.activities[$0] }
-            } else {
-                let activities = mine.map { state.activities[$0] }.filter { activity in
-                    (type == nil || activity.activityType.rawValue == type)
-                        && (from == nil || activity.createdOnUtc >= from!)
-                        && (until == nil || activity.createdOnUtc <= until!)
-                }
-                shown = .init(activities, number: page, size: pageSize)
-            }
-            return shown.map { VideGreniersAnswers.activity($0, in: state) }
-        }
-        return try VideGreniersAnswers.page(shown, now: now)
-    }
-
     /// Counts over `startDate`...`endDate` (default: the last 30 days; a period that starts later than now
     /// ends when it starts). `activityCounts` is the object the document shows, keyed by the activity type's number
     /// (`{"0": 45, "7": 8}`). An end before the start is the endpoint's declared rule, refused before this runs.
@@ -156,11 +128,11 @@ extension VideGreniersMock {
         let end = try Self.queryDate(request, "endDate") ?? max(now, from ?? now)
         let start = from ?? end - 30 * 86_400
         let data = store.read { state in
-            let activities = state.activities.filter {
-                $0.userId == caller && $0.createdOnUtc >= start && $0.createdOnUtc <= end
+            let activities = state.items(of: State.activities, ownedBy: caller).compactMap { row in
+                Self.loggedActivity(row.item).flatMap { (start...end).contains($0.at) ? $0 : nil }
             }
             var counts: [VideGreniers.UserActivityType: Int] = [:]
-            for activity in activities { counts[activity.activityType, default: 0] += 1 }
+            for activity in activities { counts[activity.type, default: 0] += 1 }
             var terms: [String: Int] = [:]
             for term in activities.compactMap(\.searchTerm) where !term.isEmpty { terms[term, default: 0] += 1 }
             let topTerms = terms.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
@@ -168,9 +140,17 @@ extension VideGreniersMock {
                 totalActivities: activities.count, activityCounts: counts, eventsViewed: counts[.eventViewed] ?? 0,
                 eventsFavorited: counts[.eventFavorited] ?? 0, eventsCreated: counts[.eventCreated] ?? 0,
                 searchesPerformed: counts[.eventSearched] ?? 0, topSearchTerms: topTerms.map(\.key),
-                lastActivityDate: VideGreniersAnswers.date(activities.map(\.createdOnUtc).max()),
+                lastActivityDate: VideGreniersAnswers.date(activities.map(\.at).max()),
                 periodStart: VideGreniersAnswers.date(start), periodEnd: VideGreniersAnswers.date(end))
         }
         return try VideGreniersAnswers.ok(data, now: now)
+    }
+
+    /// What the statistics read of a logged activity: its type, search term and instant.
+    static func loggedActivity(_ item: JSONValue) -> (type: VideGreniers.UserActivityType, searchTerm: String?, at: Double)? {
+        guard let type = item["activityType"]?.numberValue?.intValue.flatMap(VideGreniers.UserActivityType.init),
+            let at = item["createdOnUtc"]?.stringValue.flatMap({ Date(iso8601: $0) })
+        else { return nil }
+        return (type, item["searchTerm"]?.stringValue, at.timeIntervalSinceReferenceDate)
     }
 }

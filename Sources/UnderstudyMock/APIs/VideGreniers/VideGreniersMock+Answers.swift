@@ -168,13 +168,6 @@ enum VideGreniersAnswers {
         }
     }
 
-    static func activity(_ activity: VideGreniersMock.Activity, in state: State) -> VideGreniers.UserActivityDto {
-        VideGreniers.UserActivityDto(
-            id: activity.id, activityType: activity.activityType, eventId: activity.eventId,
-            eventTitle: activity.eventId.flatMap { state.event($0)?.title } ?? activity.eventTitle,
-            searchTerm: activity.searchTerm, metadata: activity.metadata, createdOnUtc: date(activity.createdOnUtc))
-    }
-
     static func user(_ user: VideGreniersMock.User, in state: State) -> VideGreniers.UserDto {
         VideGreniers.UserDto(
             id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email,

@@ -37,7 +37,7 @@ extension VideGreniersMock {
             state.users.append(user)
             state.refreshTokens.append(
                 RefreshToken(token: refresh, userId: user.id, expiresAt: now + Self.refreshTokenLifetime))
-            state.record(.userLogin, user: user.id, at: now)
+            try state.record(.userLogin, user: user.id, at: now)
             return user
         }
         let access = try await accessToken(for: user)
@@ -59,7 +59,7 @@ extension VideGreniersMock {
             let user = state.users[index]
             state.refreshTokens.append(
                 RefreshToken(token: refresh, userId: user.id, expiresAt: now + Self.refreshTokenLifetime))
-            state.record(.userLogin, user: user.id, at: now)
+            try state.record(.userLogin, user: user.id, at: now)
             return user
         }
         let access = try await accessToken(for: user)
@@ -117,7 +117,7 @@ extension VideGreniersMock {
                     RevokedToken(jti: jti, expiresAt: claims.exp.value.timeIntervalSinceReferenceDate))
             }
             state.prune(now: now)
-            state.record(.userLogout, user: caller, at: now)
+            try state.record(.userLogout, user: caller, at: now)
         }
         return try VideGreniersAnswers.done("Logged out", now: now)
     }

@@ -145,7 +145,7 @@ extension VideGreniersMock {
                 startDate: 0, endDate: 0, status: .draft, eventType: .other, allowsEarlyBird: false, createdOnUtc: now)
             details.apply(to: &event)
             state.events.append(event)
-            state.record(.eventCreated, user: caller, event: event, at: now)
+            try state.record(.eventCreated, user: caller, event: event, at: now)
             return (
                 VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
             )
@@ -170,8 +170,8 @@ extension VideGreniersMock {
             details.apply(to: &state.events[index])
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
-            state.retitleNotifications(about: event)
-            state.record(.eventUpdated, user: caller, event: event, at: now)
+            state.retitle(event)
+            try state.record(.eventUpdated, user: caller, event: event, at: now)
             return (
                 VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
             )
@@ -193,7 +193,7 @@ extension VideGreniersMock {
             state.events[index].publishedOnUtc = now
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
-            state.record(.eventPublished, user: caller, event: event, at: now)
+            try state.record(.eventPublished, user: caller, event: event, at: now)
             return (
                 VideGreniersAnswers.event(event, in: state, caller: caller), VideGreniersAnswers.amounts(of: [event])
             )
@@ -216,7 +216,7 @@ extension VideGreniersMock {
             state.events[index].cancellationReason = reason
             state.events[index].modifiedOnUtc = now
             let event = state.events[index]
-            state.record(.eventCancelled, user: caller, event: event, metadata: reason, at: now)
+            try state.record(.eventCancelled, user: caller, event: event, metadata: reason, at: now)
             // Whoever kept the event as a favorite hears about it, as the app's notification types suggest.
             for favorite in state.favorites where favorite.eventId == id && favorite.userId != caller {
                 try state.notify(

@@ -34,7 +34,7 @@ extension VideGreniersMock {
             let favorite = Favorite(
                 id: state.nextID(), userId: caller, eventId: eventId, createdOnUtc: now, status: .active)
             state.favorites.append(favorite)
-            state.record(.eventFavorited, user: caller, event: event, at: now)
+            try state.record(.eventFavorited, user: caller, event: event, at: now)
             return (
                 VideGreniersAnswers.favorite(favorite, of: event, in: state), VideGreniersAnswers.amounts(of: [event])
             )
@@ -50,7 +50,7 @@ extension VideGreniersMock {
                 throw MockError(.notFound, "event \(eventId.uuidString.lowercased()) is not one of your favorites")
             }
             state.favorites.remove(at: index)
-            state.record(.eventUnfavorited, user: caller, event: state.event(eventId), at: now)
+            try state.record(.eventUnfavorited, user: caller, event: state.event(eventId), at: now)
         }
         return try VideGreniersAnswers.done("Removed from favorites", now: now)
     }
@@ -62,12 +62,12 @@ extension VideGreniersMock {
             let event = try Self.visibleEvent(eventId, to: caller, in: state)
             if let index = state.favorite(eventId, of: caller) {
                 state.favorites.remove(at: index)
-                state.record(.eventUnfavorited, user: caller, event: event, at: now)
+                try state.record(.eventUnfavorited, user: caller, event: event, at: now)
                 return false
             }
             state.favorites.append(
                 Favorite(id: state.nextID(), userId: caller, eventId: eventId, createdOnUtc: now, status: .active))
-            state.record(.eventFavorited, user: caller, event: event, at: now)
+            try state.record(.eventFavorited, user: caller, event: event, at: now)
             return true
         }
         let toggle = VideGreniers.FavoriteToggleDto(

@@ -158,38 +158,28 @@ extension VideGreniersMock {
         }
         let searchTerms = ["brocante", "vintage", "antiquités", "brocante"]
         let searchTypes: [VideGreniers.UserActivityType] = [.eventSearched, .searchSaved, .savedSearchExecuted]
-        var activities: [Activity] = []
+        var state = State(
+            users: [demo, admin, organizer], categories: categories, events: events, favorites: favorites, seed: seed)
         for (index, row) in activityRows.enumerated() {
             let dto = try decodeRow(
                 VideGreniers.UserActivityDto.self, row, endpoint: "GET /api/user-activities", index: index)
-            let event: Event? = dto.activityType.isEventRelated ? events[index % (count - 5)] : nil
-            activities.append(
-                Activity(
-                    id: id("activity \(index)"), userId: demo.id, activityType: dto.activityType, eventId: event?.id,
-                    eventTitle: event?.title,
-                    searchTerm: searchTypes.contains(dto.activityType) ? searchTerms[index % searchTerms.count] : nil,
-                    metadata: index < activityFileRows ? dto.metadata : nil,
-                    createdOnUtc: today - Double(index * 2 + 1) * day + 36_000))
+            try state.record(
+                dto.activityType, user: demo.id,
+                event: dto.activityType.isEventRelated ? events[index % (count - 5)] : nil,
+                searchTerm: searchTypes.contains(dto.activityType) ? searchTerms[index % searchTerms.count] : nil,
+                metadata: index < activityFileRows ? dto.metadata : nil,
+                at: today - Double(index * 2 + 1) * day + 36_000, id: id("activity \(index)"))
         }
         for (index, term) in searchTerms.enumerated() {
-            activities.append(
-                Activity(
-                    id: id("activity search \(index)"), userId: demo.id, activityType: .eventSearched, eventId: nil,
-                    eventTitle: nil, searchTerm: term, metadata: nil,
-                    createdOnUtc: today - Double(index + 1) * day + 54_000))
+            try state.record(
+                .eventSearched, user: demo.id, searchTerm: term, at: today - Double(index + 1) * day + 54_000,
+                id: id("activity search \(index)"))
         }
         for favorite in favorites where favorite.userId == demo.id {
-            let event = events.first { $0.id == favorite.eventId }
-            activities.append(
-                Activity(
-                    id: id("activity favorite \(favorite.id)"), userId: demo.id, activityType: .eventFavorited,
-                    eventId: favorite.eventId, eventTitle: event?.title, searchTerm: nil, metadata: nil,
-                    createdOnUtc: favorite.createdOnUtc))
+            try state.record(
+                .eventFavorited, user: demo.id, event: events.first { $0.id == favorite.eventId },
+                at: favorite.createdOnUtc, id: id("activity favorite \(favorite.id)"))
         }
-
-        var state = State(
-            users: [demo, admin, organizer], categories: categories, events: events, favorites: favorites,
-            activities: activities, seed: seed)
         // Two unread, the others read an hour after they came.
         for (index, notification) in notifications.enumerated() {
             let (dto, event) = (notification.dto, notification.event)

@@ -19,8 +19,9 @@ extension VideGreniersMock {
         })
         /// The resources the generic engine serves: every user's notifications, as `GET /api/notifications` shows
         /// them.
-        var resources = ResourceState(resources: [State.notifications])
-        var activities = StateTable<Activity>(orders: [State.activitiesByUser])
+        var resources = ResourceState(
+            spec: VideGreniers.spec, graph: ResourceGraph(spec: VideGreniers.spec),
+            resources: [State.notifications, State.activities])
         var refreshTokens = StateTable<RefreshToken>()
         /// Access tokens refused before they expire (logout, deleted accounts), by `jti`.
         var revokedAccessTokens = StateTable<RevokedToken>()
@@ -30,14 +31,12 @@ extension VideGreniersMock {
         let seed: UInt64
 
         init(
-            users: [User], categories: [Category], events: [Event], favorites: [Favorite], activities: [Activity],
-            seed: UInt64
+            users: [User], categories: [Category], events: [Event], favorites: [Favorite], seed: UInt64
         ) {
             for user in users { self.users.append(user) }
             self.categories = StateTable(categories)
             for event in events { self.events.append(event) }
             for favorite in favorites { self.favorites.append(favorite) }
-            for activity in activities { self.activities.append(activity) }
             issuedIDs = StateValue(0)
             self.seed = seed
         }
@@ -48,7 +47,6 @@ extension VideGreniersMock {
             visitor.visit("events", &events)
             visitor.visit("favorites", &favorites)
             resources.visit(&visitor)
-            visitor.visit("activities", &activities)
             visitor.visit("refreshTokens", &refreshTokens)
             visitor.visit("revokedAccessTokens", &revokedAccessTokens)
             visitor.visit("issuedIDs", &issuedIDs)
@@ -75,12 +73,6 @@ extension VideGreniersMock {
         func visibleEventCount(to caller: UUID?) -> Int {
             let mine = caller.map { events.positions(in: "draft \($0.uuidString)").count } ?? 0
             return events.count - events.positions(in: "draft").count + mine
-        }
-
-        /// Each user's activities together, newest first (then by id), as ``VideGreniersMock/userActivities(_:now:)``
-        /// lists them.
-        static let activitiesByUser = StateOrder<Activity>("user", key: { .text($0.userId.uuidString) }) { lhs, rhs in
-            lhs.createdOnUtc != rhs.createdOnUtc ? lhs.createdOnUtc > rhs.createdOnUtc : lhs.id < rhs.id
         }
 
         func user(_ id: UUID) -> User? { users[key: id] }
@@ -111,12 +103,18 @@ extension VideGreniersMock {
             revokedAccessTokens.sweep { $0.expiresAt <= now }
         }
 
-        /// The resource of the notifications.
+        /// The resources of the notifications and of the activity log.
         static let notifications = "notifications"
+        static let activities = "user-activities"
 
-        /// A user's notifications.
-        func notifications(of user: UUID) -> [ResourceRow] {
-            resources.tables[Self.notifications]?.rows(in: ResourceRow.ownerGroup(Self.owner(user))) ?? []
+        /// A user's items of a resource (their notifications, their activities).
+        func items(of resource: String, ownedBy user: UUID) -> [ResourceRow] {
+            resources.tables[resource]?.rows(in: ResourceRow.ownerGroup(Self.owner(user))) ?? []
+        }
+
+        /// Removes a user's items of a resource.
+        mutating func removeItems(of resource: String, ownedBy user: UUID) {
+            for row in items(of: resource, ownedBy: user) { resources.tables[resource]?[key: row.key] = nil }
         }
 
         /// The owner of a user's items: the subject of their tokens.
@@ -142,24 +140,30 @@ extension VideGreniersMock {
             return notification
         }
 
-        /// Shows an event's new title in the notifications about it.
-        mutating func retitleNotifications(about event: Event) {
+        /// Shows an event's new title in the notifications and the activities about it.
+        mutating func retitle(_ event: Event) {
             let id = JSONValue.string(event.id.uuidString.lowercased())
-            for var row in resources.tables[Self.notifications] ?? StateTable() where row.item["eventId"] == id {
-                guard row.item["eventTitle"] != .string(event.title) else { continue }
-                row.item[pointer: "/eventTitle"] = .string(event.title)
-                resources.tables[Self.notifications]?.append(row)
+            for resource in [Self.notifications, Self.activities] {
+                for var row in resources.tables[resource] ?? StateTable() where row.item["eventId"] == id {
+                    guard row.item["eventTitle"] != .string(event.title) else { continue }
+                    row.item[pointer: "/eventTitle"] = .string(event.title)
+                    resources.tables[resource]?.append(row)
+                }
             }
         }
 
+        /// Logs what a user did, as `GET /api/user-activities` shows it.
         mutating func record(
             _ type: VideGreniers.UserActivityType, user: UUID, event: Event? = nil, searchTerm: String? = nil,
-            metadata: String? = nil, at now: Double
-        ) {
-            activities.append(
-                Activity(
-                    id: nextID(), userId: user, activityType: type, eventId: event?.id, eventTitle: event?.title,
-                    searchTerm: searchTerm, metadata: metadata, createdOnUtc: now))
+            metadata: String? = nil, at now: Double, id: UUID? = nil
+        ) throws {
+            let activity = VideGreniers.UserActivityDto(
+                id: id ?? nextID(), activityType: type, eventId: event?.id, eventTitle: event?.title,
+                searchTerm: searchTerm, metadata: metadata, createdOnUtc: VideGreniersAnswers.date(now))
+            resources.tables[Self.activities]?.append(
+                ResourceRow(
+                    parent: [:], id: activity.id.uuidString.lowercased(), item: try VideGreniers.spec.wireJSON(activity),
+                    owner: Self.owner(user)))
         }
     }
 
@@ -237,18 +241,6 @@ extension VideGreniersMock {
         var eventId: UUID
         var createdOnUtc: Double
         var status: VideGreniers.FavoriteStatus
-    }
-
-    struct Activity: StateRow, Hashable {
-        var id: UUID
-        var key: UUID { id }
-        var userId: UUID
-        var activityType: VideGreniers.UserActivityType
-        var eventId: UUID?
-        var eventTitle: String?
-        var searchTerm: String?
-        var metadata: String?
-        var createdOnUtc: Double
     }
 
     struct RefreshToken: StateRow, Hashable {

@@ -35,7 +35,7 @@ package struct VideGreniersMock: ReadsFixtures {
 
     let configuration: MockConfiguration
     let store: StateStore<State>
-    /// The notifications: the caller's own, newest first, read one by one, as the spec declares them.
+    /// The notifications and the activity log: the caller's own, newest first, as the spec declares them.
     let resources: ResourceEngine<State>
     package let fixtures: FixtureSource?
     let tokens: TokenService
@@ -60,13 +60,14 @@ package struct VideGreniersMock: ReadsFixtures {
         self.fixtures = fixtures
         let seed = try Self.seedState(
             fixtures: fixtures, seed: configuration.seed, now: configuration.now().timeIntervalSinceReferenceDate)
-        // Its second layout: the notifications became the resource engine's rows.
+        // Its second layout: the notifications and the activity log became the resource engine's rows.
         store = try await configuration.stateStore(
             seed: seed, for: "videgreniers", kind: "UnderstudyMock.VideGreniersMock.State 2")
         resources = ResourceEngine(
             spec: VideGreniers.spec, graph: ResourceGraph(spec: VideGreniers.spec),
             fixture: FixtureMock(spec: VideGreniers.spec, configuration: configuration, recorded: fixtures),
-            store: store, tables: \.resources, serving: [State.notifications], configuration: configuration)
+            store: store, tables: \.resources, serving: [State.notifications, State.activities],
+            configuration: configuration)
     }
 
     var now: Double { configuration.now().timeIntervalSinceReferenceDate }
@@ -124,7 +125,6 @@ package struct VideGreniersMock: ReadsFixtures {
         case "PUT /api/user/profile": return try await updateProfile(request, now: now)
         case "GET /api/user/stats": return try accountStatistics(request, now: now)
         case "DELETE /api/user/account": return try await deleteAccount(request, now: now)
-        case "GET /api/user-activities": return try userActivities(request, now: now)
         case "GET /api/user-activities/statistics": return try activityStatistics(request, now: now)
         default: return try await resources.handle(request, endpoint: endpoint)
         }
