@@ -1,7 +1,7 @@
 /// That an operation acts on the caller's own items only: a list shows the items the caller made, a read, an update,
-/// a delete or an action on another user's item answers as if it did not exist, and a create makes the item the
-/// caller's. Declared on each operation it holds for (`x-understudy-owner`): an administrator's create for another
-/// user is not the caller's, while the list of "my notifications" is.
+/// a delete or an action on another user's item answers as if it did not exist (or 403, where the API says so), and a
+/// create makes the item the caller's. Declared on each operation it holds for (`x-understudy-owner`): an
+/// administrator's create for another user is not the caller's, while the list of "my notifications" is.
 ///
 /// The caller is the authenticated principal (a JWT's `sub`). The owner is kept with the item, and shown in the
 /// item's ``member`` when it has one.
@@ -11,12 +11,22 @@
 ///     .get, "/notifications", auth: .required, owner: .caller, summary: "The caller's notifications")
 /// ```
 public struct Ownership: Sendable, Hashable {
+    /// What a caller is told of another user's item.
+    public enum Others: String, Sendable, Hashable {
+        /// Nothing: it does not exist for them (404), as GitHub hides what one may not see.
+        case hidden
+        /// That it is not theirs (403), as 42's Intra refuses to delete another user's slot.
+        case forbidden
+    }
+
     /// The member of an item that names its owner (`userId`); `nil` when the server keeps the owner to itself (a
     /// notification does not name its recipient).
     public var member: String?
+    public var others: Others
 
-    public init(member: String? = nil) {
+    public init(member: String? = nil, others: Others = .hidden) {
         self.member = member
+        self.others = others
     }
 
     /// The caller's items, the owner kept by the server.
@@ -28,9 +38,13 @@ public struct Ownership: Sendable, Hashable {
     /// The name of the OpenAPI extension.
     public static let extensionName = "x-understudy-owner"
 
-    /// `true`, or `{"member": "userId"}`.
+    /// `true`, or `{"member": "userId", "others": "forbidden"}` with what differs from the defaults.
     public var json: JSONValue {
-        member.map { ["member": .string($0)] } ?? true
+        guard member != nil || others != .hidden else { return true }
+        var members: [String: JSONValue] = [:]
+        if let member { members["member"] = .string(member) }
+        if others != .hidden { members["others"] = .string(others.rawValue) }
+        return .object(members)
     }
 
     /// Reads ``json``; `nil` for anything else (`false` included).
@@ -38,8 +52,10 @@ public struct Ownership: Sendable, Hashable {
         switch json {
         case .bool(true): self.init()
         case .object(let members):
-            guard let member = members["member"]?.stringValue, !member.isEmpty else { return nil }
-            self.init(member: member)
+            let member = members["member"]?.stringValue
+            let others = members["others"].map { $0.stringValue.flatMap(Others.init) }
+            guard member?.isEmpty != true, others != .some(nil) else { return nil }
+            self.init(member: member, others: (others ?? nil) ?? .hidden)
         default: return nil
         }
     }

@@ -159,10 +159,10 @@ struct ResourceEngine<State: StoredState>: Sendable {
 
     private func read(_ request: MockRequest, plan: Plan, place: Place, viewer: Viewer) throws -> MockResponse? {
         guard let id = place.id else { return nil }
-        let row = read { $0.tables[plan.resource.name]?[key: ResourceRow.key(parent: place.parent, id: id)] }
-        guard let row, viewer.sees(row) else {
-            return try missing(plan, place: place, request: request, parent: false)
-        }
+        let row = try viewer.finds(
+            read { $0.tables[plan.resource.name]?[key: ResourceRow.key(parent: place.parent, id: id)] },
+            of: plan.resource)
+        guard let row else { return try missing(plan, place: place, request: request, parent: false) }
         return try answer(request, plan: plan, row: row)
     }
 
@@ -208,9 +208,10 @@ struct ResourceEngine<State: StoredState>: Sendable {
         let outcome: Outcome = try await write { state in
             guard parentExists(place, plan: plan, in: state) else { return .missing(parent: true) }
             let key = ResourceRow.key(parent: place.parent, id: id)
-            let old = state.tables[plan.resource.name]?[key: key]
+            let stored = state.tables[plan.resource.name]?[key: key]
+            let old = try viewer.finds(stored, of: plan.resource)
             // Another user's item is not there for the caller, not even to replace.
-            if let old, !viewer.sees(old) { return .missing(parent: false) }
+            if stored != nil, old == nil { return .missing(parent: false) }
             guard old != nil || upserts else { return .missing(parent: false) }
             var merged = body
             if !replaces, case .object(let members) = body, case .object(var base)? = old?.item {
@@ -236,7 +237,7 @@ struct ResourceEngine<State: StoredState>: Sendable {
         let documentsNotFound = plan.endpoint.documents(.notFound)
         let outcome: Outcome = try await write { state in
             let key = ResourceRow.key(parent: place.parent, id: id)
-            guard let row = state.tables[plan.resource.name]?[key: key], viewer.sees(row) else {
+            guard let row = try viewer.finds(state.tables[plan.resource.name]?[key: key], of: plan.resource) else {
                 // Answered as documented all the same (it documents no 404): what a delete answered success for is
                 // gone for the reads after it.
                 if !documentsNotFound, !viewer.isScoped { state.markDeleted(key, of: plan.resource.name) }
@@ -271,7 +272,9 @@ struct ResourceEngine<State: StoredState>: Sendable {
                 }
                 return nil
             }
-            guard var row = state.tables[name]?[key: ResourceRow.key(parent: place.parent, id: id)], viewer.sees(row)
+            guard
+                var row = try viewer.finds(
+                    state.tables[name]?[key: ResourceRow.key(parent: place.parent, id: id)], of: plan.resource)
             else { return .missing(parent: false) }
             let changed = items.applying(effect, to: row.item)
             if changed != row.item {
@@ -399,14 +402,36 @@ struct Viewer {
     let isScoped: Bool
     /// The authenticated caller.
     let caller: String?
+    /// Whether another user's item is refused (403) rather than hidden (404).
+    let forbidsOthers: Bool
+    let method: HTTPMethod
 
     init(request: MockRequest, endpoint: AnyEndpoint) {
         isScoped = endpoint.owner != nil
         caller = request.principal?.subject
+        forbidsOthers = endpoint.owner?.others == .forbidden
+        method = endpoint.method
     }
 
     func sees(_ row: ResourceRow) -> Bool {
         !isScoped || caller != nil && row.owner == caller
+    }
+
+    /// The row when the caller may act on it; `nil` when it is not there for them.
+    /// - Throws: ``MockError`` 403 for another user's item where the operation refuses it rather than hides it.
+    func finds(_ row: ResourceRow?, of resource: Resource) throws -> ResourceRow? {
+        guard let row, !sees(row) else { return row }
+        guard forbidsOthers else { return nil }
+        let verb =
+            switch method {
+            case .get: "read"
+            case .delete: "delete"
+            case .put, .patch: "change"
+            case .post: "act on"
+            }
+        throw MockError(
+            .forbidden,
+            "\(FixtureGenerator.singular(resource.name)) \(row.id) belongs to another user; you can only \(verb) your own")
     }
 
     /// The owner of a new item: the caller where the operation makes the caller's items, else the one its owner

@@ -74,9 +74,14 @@ struct ResourceState: StoredState {
 
     /// The tables of a spec's resources (of those named in `resources`, else of all), each kept in the order its list
     /// declares.
-    init(spec: APISpec, graph: ResourceGraph, resources: Set<String>? = nil) {
+    /// - Parameter groups: for a resource, the groups its rows also belong to: the lookups an overlay makes on every
+    ///   write (42's slots by quarter hour, for the overlap check of a new range).
+    init(
+        spec: APISpec, graph: ResourceGraph, resources: Set<String>? = nil,
+        groups: [String: @Sendable (ResourceRow) -> [String]] = [:]
+    ) {
         for resource in graph.resources where resources?.contains(resource.name) ?? true {
-            tables[resource.name] = Self.table(order: spec.keptOrder(of: resource))
+            tables[resource.name] = Self.table(order: spec.keptOrder(of: resource), groups: groups[resource.name])
         }
     }
 
@@ -84,9 +89,14 @@ struct ResourceState: StoredState {
     /// parent's and owner's rows together (``ResourceRow/orderKey``).
     static let keptOrder = "declared"
 
-    static func table(order: [SortKey] = []) -> StateTable<ResourceRow> {
+    static func table(order: [SortKey] = [], groups: (@Sendable (ResourceRow) -> [String])? = nil)
+        -> StateTable<ResourceRow>
+    {
         StateTable(
-            groups: { row in [ResourceRow.group(row.parent)] + (row.owner.map { [ResourceRow.ownerGroup($0)] } ?? []) },
+            groups: { row in
+                [ResourceRow.group(row.parent)] + (row.owner.map { [ResourceRow.ownerGroup($0)] } ?? [])
+                    + (groups?(row) ?? [])
+            },
             orders: order.isEmpty
                 ? []
                 : [

@@ -162,15 +162,19 @@ public enum Intra42 {
         // From ENDPOINTS.md: the document only says "(journée)".
         examples: Examples(queries: ["range[begin_at]=…"]),
         // The slots POST /v2/slots opens and DELETE /v2/slots/{id} closes, listed under /v2/me.
-        resource: .operation(resource: "slots", role: .list, identifier: "id"))
+        resource: .operation(resource: "slots", role: .list, identifier: "id"),
+        owner: .caller, order: [.ascending("/begin_at"), .ascending("/id")])
 
     public static let createSlot = Endpoint<NewSlotRequest, [Slot]>(
         .post, "/v2/slots", auth: .required, success: .created,
         errors: [.badRequest] + common + [.forbidden, .unprocessableEntity],
-        summary: "Open an evaluation slot for the current user; answers the array of slots created")
+        summary: "Open an evaluation slot for the current user; answers the array of slots created",
+        owner: .caller)
 
     public static let deleteSlot = Endpoint<NoBody, NoContent>(
         .delete, "/v2/slots/{id}", parameters: [.path("id", .integer(minimum: 1), summary: "A slot id")],
         auth: .required, success: .noContent, errors: [.badRequest] + common + [.forbidden, .notFound],
-        summary: "Delete one of the current user's evaluation slots")
+        summary: "Delete one of the current user's evaluation slots",
+        // Rails answers another user's slot 403, not 404.
+        owner: Ownership(others: .forbidden))
 }

@@ -163,7 +163,7 @@ extension Intra42MockTests {
         #expect(refused.status == 403)
         #expect(
             refused.json?["message"]
-                == .string("slot \(free) belongs to another user; you can only delete your own slots"))
+                == .string("slot \(free) belongs to another user; you can only delete your own"))
         expectConforms(refused.response.body, "DELETE /v2/slots/{id}", in: spec, status: 403)
         #expect(await harness.send("GET", "/v2/me/slots", token: other).json?.arrayValue?.count == 4)
 

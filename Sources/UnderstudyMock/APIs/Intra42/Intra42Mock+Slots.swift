@@ -10,22 +10,13 @@ extension Intra42Mock {
     /// The longest range one request may open (96 slots).
     static let longestSlotRange: TimeInterval = 86_400
 
-    /// `GET /v2/me/slots`: the current user's slots by `begin_at`, earliest first; `range[begin_at]`.
-    func mySlots(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+    /// `GET /v2/me/slots`: the current user's slots by `begin_at`, earliest first, `range[begin_at]` as declared and
+    /// served by the resource engine; an application token has no user (403), an undeclared filter is refused.
+    func mySlots(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        let id = try currentUserID(request)
-        let range = try Intra42Filters.range("begin_at", in: request.query)
-        return try store.read { state in
-            let rows = try state.slots
-                .filter { slot in
-                    guard slot.userID == id else { return false }
-                    guard let range else { return true }
-                    return Intra42Time.parse(slot.beginAt).map(range.contains) ?? false
-                }
-                .sorted { ($0.beginAt, $0.id) < ($1.beginAt, $1.id) }
-                .map { try Self.slot($0, in: state) }
-            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
-        }
+        _ = try currentUserID(request)
+        _ = try Intra42Filters.range("begin_at", in: request.query)
+        return try await resources.handle(request, endpoint: endpoint)
     }
 
     /// `POST /v2/slots` `{"slot": {"user_id", "begin_at", "end_at"}}`: opens the range as 15-minute slots
@@ -68,9 +59,9 @@ extension Intra42Mock {
 
         let created = try await store.write { state throws -> [JSONValue] in
             // Checked under the store's lock, so two concurrent requests cannot open the same quarter.
-            let overlapping = state.slotPositions(of: id, from: begin, to: end).map { state.slots[$0] }.filter { slot in
-                guard let slotBegin = Intra42Time.parse(slot.beginAt),
-                    let slotEnd = Intra42Time.parse(slot.endAt)
+            let overlapping = state.slots(of: id, from: begin, to: end).filter { slot in
+                guard let slotBegin = slot.item["begin_at"]?.stringValue.flatMap(Intra42Time.parse),
+                    let slotEnd = slot.item["end_at"]?.stringValue.flatMap(Intra42Time.parse)
                 else { return false }
                 return slotBegin < end && begin < slotEnd
             }
@@ -78,55 +69,35 @@ extension Intra42Mock {
                 throw MockError(
                     .unprocessableEntity,
                     "slot: \(beginText)–\(endText) overlaps \(overlapping.count) of your slots "
-                        + "(the first: \(first.id), \(first.beginAt)–\(first.endAt))")
+                        + "(the first: \(first.id), \(first.item["begin_at"]?.stringValue ?? "")–"
+                        + "\(first.item["end_at"]?.stringValue ?? ""))")
             }
-            var created: [Intra42SlotRecord] = []
+            var created: [JSONValue] = []
             var cursor = begin
             while cursor < end {
                 let stop = cursor.addingTimeInterval(Self.slotLength)
-                created.append(
-                    Intra42SlotRecord(
-                        id: state.nextSlotID, userID: id, beginAt: Intra42Time.format(cursor),
-                        endAt: Intra42Time.format(stop),
-                        scaleTeam: nil))
+                let slot = Intra42SlotRecord(
+                    id: state.nextSlotID, userID: id, beginAt: Intra42Time.format(cursor),
+                    endAt: Intra42Time.format(stop), scaleTeam: nil)
+                created.append(try state.open(slot))
                 state.nextSlotID += 1
                 cursor = stop
             }
-            for slot in created { state.slots.append(slot) }
-            return try created.map { try Self.slot($0, in: state) }
+            return created
         }
         return .json(.array(created), status: 201)
     }
 
-    /// `DELETE /v2/slots/{id}`: 204; 404 for an unknown slot, 403 for another user's slot or a booked one.
-    func deleteSlot(_ request: MockRequest) async throws -> MockResponse {
+    /// `DELETE /v2/slots/{id}`: 204, by the resource engine; 404 for an unknown slot, 403 for another user's (as the
+    /// spec declares) and, here, for a booked one.
+    func deleteSlot(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
         let id = try currentUserID(request, scope: "projects")
-        let slotID = Int(request.pathParameters["id"] ?? "") ?? 0
-        try await store.write { state throws in
-            guard let index = state.slots.position(of: slotID) else {
-                throw MockError(.notFound, "slot \(slotID) does not exist")
-            }
-            let slot = state.slots[index]
-            guard slot.userID == id else {
-                throw MockError(
-                    .forbidden, "slot \(slotID) belongs to another user; you can only delete your own slots")
-            }
-            guard slot.scaleTeam == nil || slot.scaleTeam == .null else {
-                throw MockError(.forbidden, "slot \(slotID) is booked by an evaluation and can no longer be deleted")
-            }
-            state.slots.remove(at: index)
+        let slotID = request.pathParameters["id"] ?? ""
+        let slot = store.read { $0.resources.tables[Intra42State.slots]?[key: ResourceRow.key(parent: [:], id: slotID)] }
+        // No request books a slot: one free now is free when the engine deletes it.
+        if let slot, slot.owner == String(id), (slot.item["scale_team"] ?? .null) != .null {
+            throw MockError(.forbidden, "slot \(slotID) is booked by an evaluation and can no longer be deleted")
         }
-        return .empty()
-    }
-
-    /// A `Slot` as the API writes it: `user` is `{id, login, url}`, `scale_team` `null` while free.
-    static func slot(_ slot: Intra42SlotRecord, in state: Intra42State) throws -> JSONValue {
-        let login = state.user(slot.userID)?.login ?? String(slot.userID)
-        let user: JSONValue = [
-            "id": .integer(slot.userID), "login": .string(login),
-            "url": .string("https://api.intra.42.fr/v2/users/\(login)"),
-        ]
-        return try Intra42.spec.wireJSON(
-            Intra42.Slot(id: slot.id, beginAt: slot.beginAt, endAt: slot.endAt, scaleTeam: slot.scaleTeam, user: user))
+        return try await resources.handle(request, endpoint: endpoint)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyCore
+import UnderstudySpecs
 
 /// Everything the intra42 mock remembers: the seeded intranet (users, campuses, projects, sessions,
 /// events, slots) and the OAuth grants it issued.
@@ -13,7 +14,10 @@ struct Intra42State: StoredState {
     var users = StateTable<Intra42UserRecord>()
     /// The seeded resources no request changes.
     var intranet = StateValue(Intra42Intranet())
-    var slots = StateTable<Intra42SlotRecord>(groups: Intra42State.slotGroups)
+    /// The resources the generic engine serves: the evaluation slots, each in its user's groups by quarter hour.
+    var resources = ResourceState(
+        spec: Intra42.spec, graph: ResourceGraph(spec: Intra42.spec), resources: [Intra42State.slots],
+        groups: [Intra42State.slots: Intra42State.slotGroups])
     /// Grants by access token, grouped by refresh token.
     var tokens = StateTable<Intra42TokenRecord>(groups: { $0.refreshToken.map { [$0] } ?? [] })
     var counters = StateValue(Intra42Counters())
@@ -21,7 +25,7 @@ struct Intra42State: StoredState {
     mutating func visit(_ visitor: inout StateVisitor) {
         visitor.visit("users", &users)
         visitor.visit("intranet", &intranet)
-        visitor.visit("slots", &slots)
+        resources.visit(&visitor)
         visitor.visit("tokens", &tokens)
         visitor.visit("counters", &counters)
     }
@@ -41,12 +45,17 @@ struct Intra42State: StoredState {
     /// The user with this id.
     func user(_ id: Int) -> Intra42UserRecord? { users[key: id] }
 
+    /// The resource of the slots.
+    static let slots = "slots"
+
     /// The groups of a slot: its user and each quarter hour it covers, so an overlap check looks at the
     /// quarters of the new range only (a slot longer than a day is in its user's `long` group).
-    static func slotGroups(_ slot: Intra42SlotRecord) -> [String] {
-        guard let begin = Intra42Time.parse(slot.beginAt), let end = Intra42Time.parse(slot.endAt) else { return [] }
+    @Sendable static func slotGroups(_ slot: ResourceRow) -> [String] {
+        guard let user = slot.owner, let begin = slot.item["begin_at"]?.stringValue.flatMap(Intra42Time.parse),
+            let end = slot.item["end_at"]?.stringValue.flatMap(Intra42Time.parse)
+        else { return [] }
         let quarters = quarters(from: begin, to: end)
-        return quarters.count > 96 ? ["\(slot.userID) long"] : quarters.map { "\(slot.userID) \($0)" }
+        return quarters.count > 96 ? ["slot \(user) long"] : quarters.map { "slot \(user) \($0)" }
     }
 
     /// The numbers of the quarter hours a range touches.
@@ -57,12 +66,29 @@ struct Intra42State: StoredState {
     }
 
     /// The user's slots that may overlap a range, in insertion order.
-    func slotPositions(of userID: Int, from begin: Date, to end: Date) -> [Int] {
-        var positions = Set(slots.positions(in: "\(userID) long"))
+    func slots(of userID: Int, from begin: Date, to end: Date) -> [ResourceRow] {
+        guard let slots = resources.tables[Self.slots] else { return [] }
+        var positions = Set(slots.positions(in: "slot \(userID) long"))
         for quarter in Self.quarters(from: begin, to: end) {
-            positions.formUnion(slots.positions(in: "\(userID) \(quarter)"))
+            positions.formUnion(slots.positions(in: "slot \(userID) \(quarter)"))
         }
-        return positions.sorted()
+        return positions.sorted().map { slots[$0] }
+    }
+
+    /// Opens a slot, as `GET /v2/me/slots` shows it: `user` is `{id, login, url}`, `scale_team` `null` while free.
+    /// - Returns: the slot's JSON.
+    @discardableResult
+    mutating func open(_ slot: Intra42SlotRecord) throws -> JSONValue {
+        let login = user(slot.userID)?.login ?? String(slot.userID)
+        let user: JSONValue = [
+            "id": .integer(slot.userID), "login": .string(login),
+            "url": .string("https://api.intra.42.fr/v2/users/\(login)"),
+        ]
+        let item = try Intra42.spec.wireJSON(
+            Intra42.Slot(id: slot.id, beginAt: slot.beginAt, endAt: slot.endAt, scaleTeam: slot.scaleTeam, user: user))
+        resources.tables[Self.slots]?.append(
+            ResourceRow(parent: [:], id: String(slot.id), item: item, owner: String(slot.userID)))
+        return item
     }
 }
 
@@ -122,10 +148,9 @@ struct Intra42OwnedRow: Codable, Sendable {
     var body: JSONValue
 }
 
-/// A 15-minute evaluation slot.
-struct Intra42SlotRecord: StateRow {
+/// A 15-minute evaluation slot, as the seed and `POST /v2/slots` open it (``Intra42State/open(_:)``).
+struct Intra42SlotRecord {
     var id: Int
-    var key: Int { id }
     var userID: Int
     /// ISO 8601 with milliseconds, as served.
     var beginAt: String

@@ -30,6 +30,8 @@ package struct Intra42Mock: ReadsFixtures {
     package func synchronize() async throws { try await store.synchronize() }
 
     let store: StateStore<Intra42State>
+    /// The evaluation slots: the caller's own, by `begin_at`, deleted by their owner only.
+    let resources: ResourceEngine<Intra42State>
     package let fixtures: FixtureSource?
     let application: Intra42Application
     let configuration: MockConfiguration
@@ -45,10 +47,15 @@ package struct Intra42Mock: ReadsFixtures {
         fixtures = source
         let application = Intra42SeedBuilder.application(seed: configuration.seed)
         var builder = Intra42SeedBuilder(source: source, application: application, now: configuration.now())
-        let seed = builder.build()
+        let seed = try builder.build()
         self.application = application
         self.configuration = configuration
-        store = try await configuration.stateStore(seed: seed, for: "intra42")
+        // Its second layout: the slots became the resource engine's rows.
+        store = try await configuration.stateStore(seed: seed, for: "intra42", kind: "UnderstudyMock.Intra42State 2")
+        resources = ResourceEngine(
+            spec: Intra42.spec, graph: ResourceGraph(spec: Intra42.spec),
+            fixture: FixtureMock(spec: Intra42.spec, configuration: configuration, recorded: source), store: store,
+            tables: \.resources, serving: [Intra42State.slots], configuration: configuration)
     }
 
     // MARK: Authentication
@@ -108,9 +115,9 @@ package struct Intra42Mock: ReadsFixtures {
         case "GET /v2/campus/{id}/locations": return try campusLocations(request, endpoint: endpoint)
         case "GET /v2/campus/{id}/events": return try campusEvents(request, endpoint: endpoint)
         case "GET /v2/users": return try searchUsers(request, endpoint: endpoint)
-        case "GET /v2/me/slots": return try mySlots(request, endpoint: endpoint)
+        case "GET /v2/me/slots": return try await mySlots(request, endpoint: endpoint)
         case "POST /v2/slots": return try await createSlots(request)
-        case "DELETE /v2/slots/{id}": return try await deleteSlot(request)
+        case "DELETE /v2/slots/{id}": return try await deleteSlot(request, endpoint: endpoint)
         default: return nil
         }
     }

@@ -87,13 +87,13 @@ extension Intra42SeedBuilder {
             state.events += rows
         }
         if let rows = fileBody("GET /v2/me/slots")?.arrayValue {
-            state.slots.removeAll { $0.userID == ownerID }
+            slots.removeAll { $0.userID == ownerID }
             for row in rows {
                 guard let id = row["id"]?.numberValue?.intValue, let begin = row["begin_at"]?.stringValue,
                     let end = row["end_at"]?.stringValue
                 else { continue }
                 let scaleTeam = row["scale_team"] == .null ? nil : row["scale_team"]
-                state.slots.append(
+                slots.append(
                     Intra42SlotRecord(id: id, userID: ownerID, beginAt: begin, endAt: end, scaleTeam: scaleTeam))
             }
         }
@@ -130,7 +130,7 @@ extension Intra42SeedBuilder {
         for index in state.memberships.indices where state.memberships[index].userID == old {
             state.memberships[index].userID = new
         }
-        for index in state.slots.indices where state.slots[index].userID == old { state.slots[index].userID = new }
+        for index in slots.indices where slots[index].userID == old { slots[index].userID = new }
     }
 
     // MARK: Coherence
@@ -207,8 +207,8 @@ extension Intra42SeedBuilder {
             ])
         }
         var slotIDs = Set<Int>()
-        state.slots.removeAll { !slotIDs.insert($0.id).inserted }
-        state.nextSlotID = (state.slots.map(\.id).max() ?? 70_000_000) + 1
+        slots.removeAll { !slotIDs.insert($0.id).inserted }
+        state.nextSlotID = (slots.map(\.id).max() ?? 70_000_000) + 1
         for index in state.campuses.indices
         where [Self.lyon["id"], Self.paris["id"]].contains(state.campuses[index]["id"]) {
             let id = state.campuses[index]["id"]?.numberValue?.intValue

@@ -19,6 +19,8 @@ struct Intra42SeedBuilder {
     let anchor: Date
     var random: SeededRandom
     var state = Intra42State()
+    /// The slots, opened in the state once the users are final (``Intra42State/open(_:)``).
+    var slots: [Intra42SlotRecord] = []
     /// The hosts of open sessions, which must differ.
     private var openHosts: Set<String> = []
 
@@ -56,7 +58,7 @@ struct Intra42SeedBuilder {
 
     // MARK: Build
 
-    mutating func build() -> Intra42State {
+    mutating func build() throws -> Intra42State {
         state.campuses = [Self.lyon, Self.paris]
         state.coalitions = Self.coalitions.map { coalition in
             [
@@ -80,6 +82,8 @@ struct Intra42SeedBuilder {
                 code: Self.hex(SeededRandom(seed: source.seed).derived("intra42 authorization code"), digits: 64),
                 userID: defaultUser.id, redirectURI: application.redirectURI, scopes: Intra42Application.scopes)
         ]
+        // A slot is the JSON the API answers: opened once its user's login is final.
+        for slot in slots { try state.open(slot) }
         return state
     }
 
@@ -328,7 +332,7 @@ struct Intra42SeedBuilder {
                         "truant": [:], "questions_with_answers": [],
                     ]
                 }
-                state.slots.append(
+                slots.append(
                     Intra42SlotRecord(
                         id: slotID, userID: user.id, beginAt: Intra42Time.format(begin),
                         endAt: Intra42Time.format(begin.addingTimeInterval(900)), scaleTeam: scaleTeam))
