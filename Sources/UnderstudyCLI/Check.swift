@@ -13,7 +13,7 @@ struct Check: AsyncParsableCommand {
             walks paged lists over two pages and tries each value of an enumerated query parameter. With \
             --allow-writes it runs the API's write scenario, or explores the resources of a --spec document: it \
             creates items of its own, reads them back, changes them, runs their actions and deletes them, newest \
-            first. Every output ends with the coverage: the operations reached and the documented statuses \
+            first; with --other-token, another user must be refused them. Every output ends with the coverage: the operations reached and the documented statuses \
             elicited. Tokens, keys and passwords never appear in the output: curl lines use \
             $UNDERSTUDY_TOKEN and friends. Exit status: 0 clean, 1 a finding reached --fail-on, 2 the tool \
             failed, 64 bad usage.
@@ -33,6 +33,14 @@ struct Check: AsyncParsableCommand {
             "A bearer token sent to endpoints that take one; with --login or --client-id too, the sign-in is checked and this token kept. Default: $UNDERSTUDY_TOKEN."
     )
     var token: String?
+
+    @Option(
+        help: """
+            Another user's bearer token: with --allow-writes, the operations the document declares the caller's own \
+            (x-understudy-owner) are sent on the items the run makes with this token too, and each must be refused \
+            (404, or 403 where declared) or leave the item out of its list. Default: $UNDERSTUDY_OTHER_TOKEN.
+            """)
+    var otherToken: String?
 
     @Option(help: "An extra request header, 'Name: value'. Repeatable.")
     var header: [String] = []
@@ -137,6 +145,9 @@ struct Check: AsyncParsableCommand {
             throw ValidationError("--client-id needs --client-secret (or $UNDERSTUDY_CLIENT_SECRET)")
         }
         guard clientSecret == nil || clientId != nil else { throw ValidationError("--client-secret needs --client-id") }
+        guard otherToken == nil || allowWrites else {
+            throw ValidationError("--other-token needs --allow-writes: it asks for the items the run makes")
+        }
         let credentials = try makeCredentials()
         for spec in specs {
             if let problem = credentials.problem(for: spec) { throw ValidationError(problem) }
@@ -169,7 +180,7 @@ struct Check: AsyncParsableCommand {
         return Credentials(
             token: token ?? environment["UNDERSTUDY_TOKEN"], apiKey: apikey ?? environment["UNDERSTUDY_APIKEY"],
             login: signIn, client: clientId.map { ($0, clientSecret ?? environment["UNDERSTUDY_CLIENT_SECRET"] ?? "") },
-            headers: headers)
+            headers: headers, otherToken: otherToken ?? environment["UNDERSTUDY_OTHER_TOKEN"])
     }
 
     func parameters() throws -> [String: String] {

@@ -5,6 +5,9 @@ import UnderstudyCore
 public struct Credentials: Sendable {
     /// A bearer token (`--token`).
     public var token: String?
+    /// Another user's bearer token (`--other-token`): the items the run makes on operations that act on the caller's
+    /// own are asked for with it too, and must be refused.
+    public var otherToken: String?
     /// Supabase's `apikey` header (`--apikey`).
     public var apiKey: String?
     /// E-mail and password for the API's login endpoint (`--login email:password`, VideGreniers).
@@ -16,9 +19,10 @@ public struct Credentials: Sendable {
 
     public init(
         token: String? = nil, apiKey: String? = nil, login: (email: String, password: String)? = nil,
-        client: (id: String, secret: String)? = nil, headers: HeaderFields = [:]
+        client: (id: String, secret: String)? = nil, headers: HeaderFields = [:], otherToken: String? = nil
     ) {
         self.token = token
+        self.otherToken = otherToken
         self.apiKey = apiKey
         self.login = login
         self.client = client
@@ -29,6 +33,7 @@ public struct Credentials: Sendable {
     var redactor: Redactor {
         var redactor = Redactor()
         if let token { redactor.add(token, as: "UNDERSTUDY_TOKEN") }
+        if let otherToken { redactor.add(otherToken, as: "UNDERSTUDY_OTHER_TOKEN") }
         if let apiKey { redactor.add(apiKey, as: "UNDERSTUDY_APIKEY") }
         if let login { redactor.add(login.password, as: "UNDERSTUDY_PASSWORD") }
         if let client { redactor.add(client.secret, as: "UNDERSTUDY_CLIENT_SECRET") }

@@ -16,7 +16,8 @@ extension RuleID {
 /// item of the check's own, made with a generated valid body, read back (what was written is what is read),
 /// replaced, updated, read back again and acted on; the other writes run once each; then every item the check
 /// made is deleted, newest first (children before their parents), and read again to see it gone. Items the check
-/// did not make are never deleted.
+/// did not make are never deleted. With another user's token, the operations on the caller's own items are asked
+/// for the run's items as that user, and must be refused (``asAnotherUser(_:_:)``).
 struct Explorer {
     let session: CheckSession
     var spec: APISpec { session.spec }
@@ -28,6 +29,7 @@ struct Explorer {
             guard let (items, sent) = await create(resource), let first = items.first else { continue }
             made += items.map { (resource, $0) }
             await exercise(resource, first, sent: sent)
+            await asAnotherUser(resource, first)
         }
         await exploreTables()
         for target in spec.writeHints.targets { await act(target) }
@@ -40,7 +42,7 @@ struct Explorer {
 
     /// The body of a write: the spec's hint where it declares one, else made up from the request schema (`nil` for
     /// none); `.none` when the hint cannot make one, and the write is not sent.
-    private func body(for endpoint: AnyEndpoint) async -> JSONValue?? {
+    func body(for endpoint: AnyEndpoint) async -> JSONValue?? {
         if let make = spec.writeHints.bodies[endpoint.id] {
             guard let body = await make(session) else { return .none }
             return .some(body)
@@ -375,9 +377,7 @@ struct Explorer {
     }
 
     /// The item's path values, named as `endpoint`'s path names them.
-    private func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String:
-        String]
-    {
+    func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String: String] {
         let own = CheckSession.itemValues(item, of: resource)
         guard let template = resource.item else {
             return ResourceGraph.renamed(item.parent, from: resource.collection, to: endpoint.path)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import UnderstudyCheck
 import UnderstudyCore
 import UnderstudyTestSupport
 import UnderstudySpecs
@@ -31,6 +32,16 @@ struct CLITests {
         let off = try #require(try Understudy.parseAsRoot(base + ["--no-probes"]) as? Check)
         #expect(!on.noProbes)
         #expect(off.noProbes)
+    }
+
+    /// Another user's token asks for the items the run makes: without writes there are none, and the option is refused.
+    @Test func anotherUsersTokenNeedsWrites() throws {
+        let base = ["check", "--api", "intra42", "--base-url", "http://127.0.0.1:4014", "--other-token", "t2"]
+        #expect { try Understudy.parseAsRoot(base) } throws: { error in
+            Understudy.message(for: error) == "--other-token needs --allow-writes: it asks for the items the run makes"
+        }
+        let check = try #require(try Understudy.parseAsRoot(base + ["--allow-writes"]) as? Check)
+        #expect(try check.makeCredentials().otherToken == "t2")
     }
 
     // MARK: Run functions

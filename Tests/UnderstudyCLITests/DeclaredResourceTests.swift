@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import UnderstudyCheck
 import UnderstudyCore
 import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudyOpenAPI
 import UnderstudySpecs
 import UnderstudyTestSupport
@@ -149,5 +151,44 @@ struct DeclaredResourceTests {
         #expect(await inbox.send("GET", "/messages", as: nil, query: "unread=true").json?["total"] == others)
         let after = try #require(await inbox.send("GET", "/messages", as: "bea").json?["items"]?.arrayValue)
         #expect(after.map { $0["readAt"] } == ["2025-11-15T14:35:00Z", "2025-11-15T14:35:00Z", "2025-11-15T14:34:00Z"])
+    }
+
+    /// `check --allow-writes --other-token`: the run's own items asked for as another user (OWASP API1, broken object
+    /// level authorization). The inbox's mock keeps each user's items to themselves: every such request is refused
+    /// with the 404 the declaration means, and no list shows them. A server that keeps no owner (the same document
+    /// without its `x-understudy-owner`, served by `mock --spec`) lets the other user read, act on, change and delete
+    /// them and lists them: each is an error.
+    @Test func anotherUsersTokenIsRefusedTheRunsItems() async throws {
+        let spec = try SpecMockTests.spec(Self.inbox)
+        let other = Inbox.token("bea")
+        let credentials = Credentials(token: Inbox.token("ana"), otherToken: other)
+        let ownerRules: Set<RuleID> = [.probeOwnerNotEnforced, .probeOwnerStatus]
+
+        // Against the inbox's mock, the other user's requests are refused with 404 and their lists leave the item out.
+        let kept = try await SpecExplorationTests.check(spec, credentials: credentials)
+        #expect(kept.findings.filter { ownerRules.contains($0.rule) }.isEmpty, "\(kept.findings)")
+        #expect(kept.findings.filter { $0.severity == .error }.isEmpty, "\(kept.findings)")
+
+        let text = try String(contentsOfFile: Self.inbox, encoding: .utf8)
+        let open = try OpenAPIImport.spec(
+            Array(text.replacingOccurrences(of: "x-understudy-owner", with: "x-no-owner").utf8), source: "inbox.yaml")
+        #expect(open.endpoints.allSatisfy { $0.owner == nil })
+        let server = try await MockServer.start(try await ResourceMock(spec: open))
+        let leaked = await Checker(
+            spec: spec,
+            options: CheckOptions(
+                baseURL: server.baseURL.absoluteString + spec.basePath, credentials: credentials, allowWrites: true,
+                transport: HTTPTransport.Options(timeout: .seconds(120)))
+        ).run()
+        await server.stop()
+        // Every operation on an item the document declares the caller's own, and the list (which, in the declared
+        // order and with no owner, once showed no item at all to a signed-in caller).
+        let reached = leaked.findings.filter { $0.rule == .probeOwnerNotEnforced }
+        #expect(reached.allSatisfy { $0.severity == .error })
+        #expect(
+            Set(reached.compactMap(\.endpoint)) == [
+                "GET /messages", "GET /messages/{id}", "POST /messages/{id}/read", "DELETE /messages/{id}", "GET /tasks",
+                "GET /tasks/{id}", "PATCH /tasks/{id}",
+            ], "\(reached.map(\.message))")
     }
 }

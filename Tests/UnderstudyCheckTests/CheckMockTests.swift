@@ -220,6 +220,19 @@ struct CheckMockTests {
         }
     }
 
+    /// With another user's token (`--other-token`), the slots the run opened are that user's to neither see nor
+    /// cancel, as the spec declares: they are left out of the other user's `GET /v2/me/slots`, and cancelling one
+    /// answers 403, a documented status no other request provokes.
+    @Test func intra42RefusesAnotherUserTheRunsSlots() async throws {
+        try await withMockServer(.intra42) { server in
+            let credentials = Credentials(
+                token: try await server.token(), otherToken: try await server.token(for: "lbernard"))
+            let report = await Self.check(Intra42.spec, server, credentials: credentials)
+            #expect(Self.problems(report) == [])
+            #expect(report.endpoints.first { $0.endpoint == "DELETE /v2/slots/{id}" }?.elicited == [204, 401, 403, 404])
+        }
+    }
+
     @Test func intra42ClientCredentialsSignInAndUserEndpointsAreRefusedAsWarnings() async throws {
         try await withMockServer(.intra42) { server in
             let mock = try #require(server.engine.behaviour as? Intra42Mock)

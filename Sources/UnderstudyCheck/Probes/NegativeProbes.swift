@@ -294,7 +294,9 @@ struct RefusalVerdict: Sendable {
         }
     }
 
-    private func judge(_ response: RecordedResponse) -> [Diagnostic] {
+    /// The findings on an answer, the expected status taken as stated (``findings(for:)`` adds what an assumed one
+    /// rests on).
+    func judge(_ response: RecordedResponse) -> [Diagnostic] {
         guard response.status == expected.rawValue else {
             let isSuccess = (200..<300).contains(response.status)
             let severity =

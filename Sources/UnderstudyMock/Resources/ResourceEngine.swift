@@ -132,7 +132,9 @@ struct ResourceEngine<State: StoredState>: Sendable {
                 let order = table.positions(orderedBy: ResourceState.keptOrder)
             else { return nil }
             if viewer.isScoped && viewer.caller == nil { return ([], 0) }
-            let positions = order[order.range(of: .text(ResourceRow.orderKey(parent: place.parent, owner: viewer.caller)))]
+            // A list of anyone's items walks the rows no one owns (none is, or it would not walk), whoever asks.
+            let owner = viewer.isScoped ? viewer.caller : nil
+            let positions = order[order.range(of: .text(ResourceRow.orderKey(parent: place.parent, owner: owner)))]
             let page = paged ? criteria.page(positions, query: request.query) : positions[...]
             return (page.map { table[$0] }, positions.count)
         }
