@@ -101,13 +101,49 @@ extension QueryMeaning {
             let (a, b) = (Double(left.literal) ?? 0, Double(right.literal) ?? 0)
             return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
         case (.string(let left), .string(let right)):
-            if let a = Date(iso8601: left), let b = Date(iso8601: right) {
+            // Instants written alike sort as their text does, with no parse (a table's kept order compares its new
+            // item with about log2(n) others on every create).
+            if writtenAlike(left, right) {
+                return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+            }
+            if mayBeInstant(left), mayBeInstant(right), let a = Date(iso8601: left), let b = Date(iso8601: right) {
                 return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
             }
             return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
         case (.bool(let left), .bool(let right)):
             return left == right ? .orderedSame : left ? .orderedDescending : .orderedAscending
         default: return .orderedSame
+        }
+    }
+
+    /// Whether two texts are UTC instants written alike (`2025-11-15T14:30:00Z`, `2025-11-15T14:30:00.125Z`): the same
+    /// length, digits in the same places, the separators of RFC 3339 and `Z`. Their text order is then their time order.
+    static func writtenAlike(_ lhs: String, _ rhs: String) -> Bool {
+        let (left, right) = (lhs.utf8, rhs.utf8)
+        guard left.count == right.count, left.count >= 20, left.last == UInt8(ascii: "Z"), right.last == left.last else {
+            return false
+        }
+        for (offset, (a, b)) in zip(left, right).enumerated() {
+            let digit = (48...57).contains(a)
+            guard digit == (48...57).contains(b), digit || a == b else { return false }
+            switch offset {
+            case 4, 7: guard a == UInt8(ascii: "-") else { return false }
+            case 10: guard a == UInt8(ascii: "T") else { return false }
+            case 13, 16: guard a == UInt8(ascii: ":") else { return false }
+            case 0..<19: guard digit else { return false }
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// Whether a text begins as an RFC 3339 date does (`2025-`): most text that does not (an id, a name) is told apart
+    /// without the parser, which tries each of its styles and fails slowly (a list's `-/id` tie-break is a UUID).
+    static func mayBeInstant(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count >= 10 else { return false }
+        return utf8.prefix(5).enumerated().allSatisfy { offset, byte in
+            offset == 4 ? byte == UInt8(ascii: "-") : (48...57).contains(byte)
         }
     }
 

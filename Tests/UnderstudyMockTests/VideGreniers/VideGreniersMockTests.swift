@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import UnderstudyCore
-import UnderstudyMock
 import UnderstudySpecs
+
+@testable import UnderstudyMock
 
 /// The VideGreniers mock: documented flows, auth, validation, state, persistence.
 struct VideGreniersMockTests {
@@ -766,6 +767,19 @@ struct VideGreniersMockTests {
                 && read?["readOnUtc"] == VideGreniersHarness.date(785_000_000))
         let stats = await mock.send("GET", "/api/user/stats", token: demo)
         #expect(stats.json?["data"]?["unreadNotifications"] == 1)
+    }
+
+    /// The activity log's rows are built without the encoder, and must be what the encoder writes.
+    @Test func anActivityIsWrittenAsItsModel() throws {
+        let full = VideGreniers.UserActivityDto(
+            id: UUID(), activityType: .eventFavorited, eventId: UUID(), eventTitle: "Brocante de l'été",
+            searchTerm: "vinyles", metadata: #"{"source":"map"}"#, createdOnUtc: Date(timeIntervalSince1970: 1_763_217_000))
+        let sparse = VideGreniers.UserActivityDto(
+            id: UUID(), activityType: .profileUpdated, eventId: nil, eventTitle: nil, searchTerm: nil, metadata: nil,
+            createdOnUtc: Date(timeIntervalSince1970: 1_763_217_001))
+        for activity in [full, sparse] {
+            #expect(VideGreniersMock.State.item(activity) == (try VideGreniers.spec.wireJSON(activity)))
+        }
     }
 
     @Test func profileStatisticsActivitiesAndAccountDeletion() async throws {
