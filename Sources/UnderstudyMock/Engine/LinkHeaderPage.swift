@@ -40,11 +40,21 @@ struct LinkHeaderPage {
     func paging(_ rows: [JSONValue], for request: MockRequest, path: String)
         -> (rows: [JSONValue], headers: [(name: String, value: String)])
     {
-        let total = rows.count
+        (Array(rows[window(total: rows.count)]), headers(total: rows.count, for: request, path: path))
+    }
+
+    /// The offsets of the page in a list of `total` items; empty past the last page.
+    func window(total: Int) -> Range<Int> {
         let lastPage = (total + size - 1) / size
         // A page past the last one is empty; checking first keeps `(number - 1) * size` from overflowing.
         let start = number - 1 >= lastPage ? total : (number - 1) * size
-        let slice = Array(rows[start..<min(total, start + size)])
+        return start..<min(total, start + size)
+    }
+
+    /// The headers that describe the page in a list of `total` items: `Link` (first, prev, next, last, where there
+    /// are), `X-Page`, `X-Per-Page` and `X-Total`.
+    func headers(total: Int, for request: MockRequest, path: String) -> [(name: String, value: String)] {
+        let lastPage = (total + size - 1) / size
         var links: [(rel: String, page: Int)] = []
         if number > 1 { links += [("first", 1), ("prev", number - 1)] }
         if number < lastPage { links += [("next", number + 1), ("last", lastPage)] }
@@ -58,7 +68,7 @@ struct LinkHeaderPage {
                 ))
         }
         headers += [("X-Page", String(number)), ("X-Per-Page", String(size)), ("X-Total", String(total))]
-        return (slice, headers)
+        return headers
     }
 
     /// The request's URL for another page.

@@ -110,9 +110,11 @@ package struct FixtureMock: ReadsFixtures {
     /// The descriptor's answer to a request: the one every endpoint of every mock falls back to.
     /// - Parameter state: the success body a stateful behaviour computed (``ResourceMock``), sent in place of an
     ///   example or a generated body, with the documented status, headers and paging.
-    func answer(_ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec, state: JSONValue? = nil) throws
-        -> MockResponse
-    {
+    /// - Parameter total: where `state` is a list already paged in the `Link` header style, the length of the whole
+    ///   list, which the headers describe.
+    func answer(
+        _ request: MockRequest, endpoint: AnyEndpoint, spec: APISpec, state: JSONValue? = nil, listed total: Int? = nil
+    ) throws -> MockResponse {
         let preference = Preference(request.header("prefer"))
         let responses = endpoint.documentedResponses(in: spec)
         var status = preference.code ?? endpoint.success.rawValue
@@ -154,9 +156,11 @@ package struct FixtureMock: ReadsFixtures {
         let bytes: [UInt8]
         switch body {
         case .json(.array(let rows)) where status == endpoint.success.rawValue && endpoint.pagination == .linkHeader:
-            let page = LinkHeaderPage(request.query).paging(rows, for: request, path: spec.basePath + request.path)
-            headers += page.headers
-            bytes = JSONValue.array(page.rows).serializedBytes()
+            // A state's list may come as its page already, from a list of `total` items.
+            let paging = LinkHeaderPage(request.query)
+            let path = spec.basePath + request.path
+            headers += paging.headers(total: total ?? rows.count, for: request, path: path)
+            bytes = JSONValue.array(total == nil ? Array(rows[paging.window(total: rows.count)]) : rows).serializedBytes()
         case .json(let value):
             if status == endpoint.success.rawValue, endpoint.pagination == .range {
                 let count = value.arrayValue?.count ?? 0

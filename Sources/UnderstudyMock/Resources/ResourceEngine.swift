@@ -120,9 +120,14 @@ struct ResourceEngine<State: StoredState>: Sendable {
         let lenient = !plan.endpoint.documents(.notFound) && deleted(place, plan: plan, parent: true) == nil
         var criteria = ListCriteria(endpoint: plan.endpoint, resource: plan.resource, spec: spec)
         if plan.endpoint.method == .post, case .object(let members)? = request.json { criteria.body = members }
-        let paged = switch plan.endpoint.pagination {
-        case .none, .pageInBody: true
-        case .linkHeader, .range: false  // paged with the answer's headers
+        // Paged here, but for a `Range` (its header names the rows the answer holds, which the fixture writes).
+        let linkHeader = plan.endpoint.pagination == .linkHeader ? LinkHeaderPage(request.query) : nil
+        let paged = plan.endpoint.pagination != .range
+        func cut<Rows: Collection>(_ rows: Rows) -> Rows.SubSequence {
+            guard let linkHeader else { return criteria.page(rows, query: request.query) }
+            let window = linkHeader.window(total: rows.count)
+            let first = rows.index(rows.startIndex, offsetBy: window.lowerBound)
+            return rows[first..<rows.index(first, offsetBy: window.count)]
         }
         // A list that asks nothing of the items walks the order its table keeps and reads only its page's rows.
         let walks = plan.keptOrder && (viewer.isScoped || !plan.owned) && !criteria.asksAnything(request.query)
@@ -135,8 +140,8 @@ struct ResourceEngine<State: StoredState>: Sendable {
             // A list of anyone's items walks the rows no one owns (none is, or it would not walk), whoever asks.
             let owner = viewer.isScoped ? viewer.caller : nil
             let positions = order[order.range(of: .text(ResourceRow.orderKey(parent: place.parent, owner: owner)))]
-            let page = paged ? criteria.page(positions, query: request.query) : positions[...]
-            return (page.map { table[$0] }, positions.count)
+            let shown = paged ? cut(positions) : positions[...]
+            return (shown.map { table[$0] }, positions.count)
         }
         let page: [ResourceRow]
         let total: Int
@@ -150,13 +155,14 @@ struct ResourceEngine<State: StoredState>: Sendable {
             let now = now()
             var matching = rows.filter { criteria.matches($0.item, query: request.query, now: now) }
             matching = criteria.sorted(matching, by: \.item, query: request.query)
-            (page, total) = (paged ? Array(criteria.page(matching, query: request.query)) : matching, matching.count)
+            (page, total) = (paged ? Array(cut(matching)) : matching, matching.count)
         }
         var answer = items.listAnswer(
             page.map { ($0.key, $0.item) }, total: total, endpoint: plan.endpoint, pointer: plan.operation.answer!,
             element: plan.operation.element)
         criteria.describePage(&answer, query: request.query, total: total)
-        return try fixture.answer(request, endpoint: plan.endpoint, spec: spec, state: answer)
+        return try fixture.answer(
+            request, endpoint: plan.endpoint, spec: spec, state: answer, listed: linkHeader == nil ? nil : total)
     }
 
     private func read(_ request: MockRequest, plan: Plan, place: Place, viewer: Viewer) throws -> MockResponse? {

@@ -250,6 +250,15 @@ extension Intra42MockTests {
         let all = await harness.send("GET", "/v2/me/slots?per_page=100", token: token)
         #expect(all.response.header("X-Total") == "60")
         #expect(Set(all.json?.arrayValue?.compactMap { $0["id"] } ?? []).count == 60)
+        // A page is cut from the list's kept order, and its headers describe the whole list.
+        let listed = all.json?.arrayValue?.compactMap { $0["id"] } ?? []
+        let second = await harness.send("GET", "/v2/me/slots?page[size]=7&page[number]=2", token: token)
+        #expect(second.json?.arrayValue?.compactMap { $0["id"] } == Array(listed.dropFirst(7).prefix(7)))
+        #expect(second.response.header("X-Total") == "60" && second.response.header("X-Page") == "2")
+        let link = second.response.header("Link") ?? ""
+        #expect(["first", "prev", "next", "last"].allSatisfy { link.contains("rel=\"\($0)\"") }, "\(link)")
+        let past = await harness.send("GET", "/v2/me/slots?page[size]=7&page[number]=10", token: token)
+        #expect(past.json == [] && past.response.header("X-Total") == "60")
         // The same quarter asked twice at once is opened once.
         let twice = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<2 {
