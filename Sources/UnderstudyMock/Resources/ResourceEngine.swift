@@ -28,6 +28,8 @@ struct ResourceEngine<State: StoredState>: Sendable {
     /// Where the resources' tables are in the state.
     let tables: any WritableKeyPath<State, ResourceState> & Sendable
     private let plans: [String: Plan]
+    /// The answers' generated envelopes, by endpoint (``ResourceItems/envelopes``).
+    private let envelopes = Locked<[String: JSONValue]>([:])
     private let seed: UInt64
     private let now: @Sendable () -> Date
 
@@ -92,7 +94,7 @@ struct ResourceEngine<State: StoredState>: Sendable {
         // An answer chosen in `Prefer` is the document's, and changes nothing.
         let preference = Preference(request.header("prefer"))
         guard preference.code == nil, preference.example == nil, !preference.dynamic else { return nil }
-        let items = ResourceItems(spec: spec, resource: plan.resource, seed: seed, now: now())
+        let items = ResourceItems(spec: spec, resource: plan.resource, seed: seed, now: now(), envelopes: envelopes)
         let place = Place(request: request, plan: plan)
         let viewer = Viewer(request: request, endpoint: endpoint)
         switch plan.operation.role {
@@ -331,7 +333,7 @@ struct ResourceEngine<State: StoredState>: Sendable {
     /// The answer carrying a stored item where the document's answer holds it, with its `Location`; else the answer
     /// naming its identifier, else an acknowledgement.
     private func answer(_ request: MockRequest, plan: Plan, row: ResourceRow) throws -> MockResponse? {
-        let items = ResourceItems(spec: spec, resource: plan.resource, seed: seed, now: now())
+        let items = ResourceItems(spec: spec, resource: plan.resource, seed: seed, now: now(), envelopes: envelopes)
         let id = row.id
         let state =
             plan.operation.answer.map { items.itemAnswer(row.item, key: row.key, endpoint: plan.endpoint, pointer: $0) }

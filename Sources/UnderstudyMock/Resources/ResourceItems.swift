@@ -10,12 +10,16 @@ struct ResourceItems {
     let now: Date
     /// The item's object schema, when it is an object.
     let object: ObjectSchema?
+    /// The generated envelope of each endpoint's answer, by endpoint, kept across requests by the engine: the same
+    /// for every request (the clock's timestamps are set after), and generating it was a fifth of a list's time.
+    let envelopes: Locked<[String: JSONValue]>?
 
-    init(spec: APISpec, resource: Resource, seed: UInt64, now: Date) {
+    init(spec: APISpec, resource: Resource, seed: UInt64, now: Date, envelopes: Locked<[String: JSONValue]>? = nil) {
         self.spec = spec
         self.resource = resource
         self.seed = seed
         self.now = now
+        self.envelopes = envelopes
         object = Self.object(resource.schema, spec.definitions)
     }
 
@@ -365,9 +369,16 @@ struct ResourceItems {
     /// schema with its required members generated, its optional ones left out (`null` where the API writes every
     /// key), its `success` or `ok` flag `true` and its required timestamps the clock's time. The same for every
     /// request of an endpoint, the clock aside.
+    /// Every envelope of an endpoint is its answer schema's (`endpoint.response`), so it is kept by endpoint.
     private func envelope(_ schema: Schema, endpoint: AnyEndpoint) -> JSONValue {
-        var generator = generator("\(endpoint.id) envelope")
-        let body = generator.answer(for: schema)
+        let body: JSONValue
+        if let kept = envelopes?.withLock({ $0[endpoint.id] }) {
+            body = kept
+        } else {
+            var generator = generator("\(endpoint.id) envelope")
+            body = generator.answer(for: schema)
+            envelopes?.withLock { $0[endpoint.id] = body }
+        }
         guard let object = Self.object(schema, spec.definitions), case .object(var members) = body else { return body }
         for property in object.properties where property.belongs(in: .response) {
             // The success flag ``FixtureGenerator/answer(for:)`` set stays, optional or not.
