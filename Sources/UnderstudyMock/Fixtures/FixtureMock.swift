@@ -159,8 +159,11 @@ package struct FixtureMock: ReadsFixtures {
             // A state's list may come as its page already, from a list of `total` items.
             let paging = LinkHeaderPage(request.query)
             let path = spec.basePath + request.path
-            headers += paging.headers(total: total ?? rows.count, for: request, path: path)
-            bytes = JSONValue.array(total == nil ? Array(rows[paging.window(total: rows.count)]) : rows).serializedBytes()
+            let page =
+                if let total { (rows: rows, headers: paging.headers(total: total, for: request, path: path)) }
+                else { paging.paging(rows, for: request, path: path) }
+            headers += page.headers
+            bytes = JSONValue.array(page.rows).serializedBytes()
         case .json(let value):
             if status == endpoint.success.rawValue, endpoint.pagination == .range {
                 let count = value.arrayValue?.count ?? 0

@@ -106,7 +106,7 @@ extension QueryMeaning {
             if writtenAlike(left, right) {
                 return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
             }
-            if mayBeInstant(left), mayBeInstant(right), let a = Date(iso8601: left), let b = Date(iso8601: right) {
+            if let a = Date(iso8601: left), let b = Date(iso8601: right) {
                 return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
             }
             return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
@@ -135,16 +135,6 @@ extension QueryMeaning {
             }
         }
         return true
-    }
-
-    /// Whether a text begins as an RFC 3339 date does (`2025-`): most text that does not (an id, a name) is told apart
-    /// without the parser, which tries each of its styles and fails slowly (a list's `-/id` tie-break is a UUID).
-    static func mayBeInstant(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count >= 10 else { return false }
-        return utf8.prefix(5).enumerated().allSatisfy { offset, byte in
-            offset == 4 ? byte == UInt8(ascii: "-") : (48...57).contains(byte)
-        }
     }
 
     private static func instant(_ value: JSONValue?) -> Date? {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UnderstudyCore
 
@@ -33,9 +34,9 @@ struct ListOrderTests {
         #expect(!QueryMeaning.writtenAlike("12345678901234567890Z", "12345678901234567891Z"))
         #expect(!QueryMeaning.writtenAlike("Z", "Z"))
         // What cannot be an instant is not given to the parser: a UUID, a name, a bare year.
-        #expect(QueryMeaning.mayBeInstant("2025-11-15") && QueryMeaning.mayBeInstant("2025-11-15T14:30:00+02:00"))
-        #expect(!QueryMeaning.mayBeInstant("2025abcd-1234-4321-9876-0123456789ab"))
-        #expect(!QueryMeaning.mayBeInstant("Brocante du dimanche") && !QueryMeaning.mayBeInstant("2025"))
+        #expect(Date.mayBeISO8601("2025-11-15") && Date.mayBeISO8601("2025-11-15T14:30:00+02:00"))
+        #expect(!Date.mayBeISO8601("2025abcd-1234-4321-9876-0123456789ab"))
+        #expect(!Date.mayBeISO8601("Brocante du dimanche") && !Date.mayBeISO8601("2025"))
         #expect(Self.precedes("3fb36e0c-ff6c-4408-bb58-2fc83accaa7a", "feb58a26-6613-498b-a572-2807a08d1726") == true)
     }
 }
