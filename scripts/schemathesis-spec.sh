@@ -11,7 +11,7 @@
 #      of error severity, and nine operations in ten reached.
 # Prints each report; exits non-zero when one fails.
 # Needs `schemathesis` on PATH (pip install schemathesis) or SCHEMATHESIS=/path/to/schemathesis.
-# Usage: scripts/schemathesis-spec.sh [extra schemathesis options, e.g. --max-examples 50]
+# Usage: [SCHEMATHESIS_JOBS=2] scripts/schemathesis-spec.sh [extra schemathesis options, e.g. --max-examples 50]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 schemathesis=${SCHEMATHESIS:-schemathesis}
@@ -26,7 +26,6 @@ swift build --product understudy >&2
 binary="$(swift build --show-bin-path)/understudy"
 stateful_log=$(mktemp)
 stateless_log=$(mktemp)
-# Schemathesis and Hypothesis keep their caches in the working directory: a scratch one, not the repository.
 scratch=$(mktemp -d)
 specs=()
 for document in "${documents[@]}"; do specs+=(--spec "$document"); done
@@ -45,11 +44,15 @@ notes() { awk -v name="[$1]" '$0 == name { on = 1; next } on && /^$/ { exit } on
 token=$(grep -ao 'Authorization: Bearer [^ ;]*' "$stateful_log" | head -1 | cut -d' ' -f3)
 
 root=$PWD
-cd "$scratch"
-status=0
-for document in "${documents[@]}"; do
+# One document's three runs; its report goes to stdout, its exit status says whether one failed.
+run_document() {
+    local document=$1 status=0 began=$SECONDS
+    shift
+    local name label version checks fixture stateful_url origin key
     name=$(basename "$document")
     label=${name%.*}
+    # Schemathesis and Hypothesis keep their caches in the working directory: one scratch directory per document.
+    mkdir -p "$scratch/$label" && cd "$scratch/$label"
     version=$(grep -aoE "[\"']?(openapi|swagger)[\"']?: *[\"']?[23]\\.[0-9]" "$root/$document" | head -1 |
         sed -E 's/.*openapi.*(3\.[0-9])$/OpenAPI \1/; s/.*swagger.*(2\.0)$/Swagger \1/') || true
     # Schemathesis reads a Swagger 2.0 operation's `produces` as the media types of every answer, a 204's and a
@@ -63,8 +66,8 @@ for document in "${documents[@]}"; do
     fi
     # The credentials the document declares: a bearer token (a basic credential where it takes only that), and API
     # keys in headers (a key in the query or a cookie cannot be given to Schemathesis once for all operations).
-    credentials=(-H "Authorization: Bearer $token")
-    check_credentials=(--token "$token")
+    local credentials=(-H "Authorization: Bearer $token")
+    local check_credentials=(--token "$token")
     if notes "$label" | grep -q 'Basic' && ! notes "$label" | grep -q 'Bearer'; then
         credentials=(--auth understudy:secret)
         check_credentials=(--header "Authorization: Basic $(printf understudy:secret | base64)")
@@ -84,8 +87,33 @@ for document in "${documents[@]}"; do
         --checks "$fixture" "${credentials[@]}" --no-color "$@" || status=1
     echo "== understudy check --spec $name --allow-writes --min-coverage 90"
     origin=$(sed -E 's#^(https?://[^/]+).*#\1#' <<<"$stateful_url")
-    curl -sf -X POST "$origin/__understudy/reset" >/dev/null
+    curl -sf -X POST "$origin/__understudy/reset" >/dev/null || status=1
     "$binary" check --spec "$root/$document" --base-url "$stateful_url" "${check_credentials[@]}" --allow-writes \
         --min-coverage 90 || status=1
+    echo "== $name: $((SECONDS - began)) s"
+    return $status
+}
+
+# The documents run side by side (SCHEMATHESIS_JOBS at a time, two by default: one per core here); each mock serves
+# every document on a port of its own, so their states never meet. Reports are printed in the documents' order.
+parallel=${SCHEMATHESIS_JOBS:-2}
+began=$SECONDS
+declare -A running=()
+for index in "${!documents[@]}"; do
+    while ((${#running[@]} >= parallel)); do
+        wait -n -p finished "${!running[@]}" || true
+        unset "running[$finished]"
+    done
+    # (`&&`/`||` keep `set -e` from ending a document's runs at its first failure: every run reports.)
+    (run_document "${documents[$index]}" "$@" >"$scratch/$index.log" 2>&1 && echo 0 >"$scratch/$index.status" ||
+        echo 1 >"$scratch/$index.status") &
+    running[$!]=1
 done
+wait "${!running[@]}" || true
+status=0
+for index in "${!documents[@]}"; do
+    cat "$scratch/$index.log"
+    [[ $(cat "$scratch/$index.status") == 0 ]] || status=1
+done
+echo "== ${#documents[@]} documents in $((SECONDS - began)) s, $parallel at a time"
 exit $status
