@@ -19,7 +19,7 @@ extension CheckSession {
         var values = preset
         for name in endpoint.path.parameterNames where values[name] == nil { values[name] = options.parameters[name] }
         let (ledger, bodies, linked) = state.withLock { ($0.items, $0.bodies, $0.linked[endpoint.id] ?? [:]) }
-        if let (resource, _) = graph.role(of: endpoint.id) {
+        if let (resource, _) = graph.role(of: endpoint.id), !resource.listsAcrossParents(endpoint) {
             let known = knownValues(
                 of: resource, ledger: ledger, itemLevel: segments.count > resource.collection.segments.count)
             if let (template, found) = known {
@@ -75,7 +75,10 @@ extension CheckSession {
     /// the answer's identifier member, or the last segment of `Location`); forgets a deleted one.
     func learn(_ endpoint: AnyEndpoint, path: [String: String], response: RecordedResponse, body: JSONValue?) {
         guard let (resource, operation) = graph.role(of: endpoint.id) else { return }
-        let parent = ResourceGraph.renamed(path, from: endpoint.path, to: resource.collection)
+        // A list of every parent's items names none of their parents.
+        let parent =
+            resource.listsAcrossParents(endpoint)
+            ? [:] : ResourceGraph.renamed(path, from: endpoint.path, to: resource.collection)
         if operation.role == .delete, let id = Self.itemID(in: path, endpoint: endpoint, resource: resource) {
             state.withLock { state in
                 state.items.remove(ResourceLedger.Item(parent: parent, id: id), of: resource.name)

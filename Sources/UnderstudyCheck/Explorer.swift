@@ -378,6 +378,8 @@ struct Explorer {
 
     /// The item's path values, named as `endpoint`'s path names them.
     func values(of item: ResourceLedger.Item, in resource: Resource, for endpoint: AnyEndpoint) -> [String: String] {
+        // A list of every parent's items is named by none of them.
+        guard !resource.listsAcrossParents(endpoint) else { return [:] }
         let own = CheckSession.itemValues(item, of: resource)
         guard let template = resource.item else {
             return ResourceGraph.renamed(item.parent, from: resource.collection, to: endpoint.path)

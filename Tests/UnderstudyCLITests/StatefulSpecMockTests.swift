@@ -130,6 +130,28 @@ struct StatefulSpecMockTests {
         }
     }
 
+    /// `GET /species/{species}/pets` lists the pets of every owner (its path does not follow theirs), and its path
+    /// parameter filters them (`x-understudy-meaning: equals /species`) rather than naming a parent.
+    @Test func aListAcrossParentsIsFilteredByItsPath() async throws {
+        try await Self.withShelter { base in
+            var pets: [JSONValue] = []
+            for (name, species) in [("Moka", "cat"), ("Rex", "dog"), ("Pixel", "cat")] {
+                let owner = try #require(
+                    try await LoopbackHTTP.send("POST", "\(base)/owners", ["name": .string("Owner of \(name)")]).json?["id"]?
+                        .numberValue?.intValue)
+                let created = try await LoopbackHTTP.send(
+                    "POST", "\(base)/owners/\(owner)/pets", ["name": .string(name), "species": .string(species)])
+                pets.append(try #require(created.json))
+            }
+            let cats = try #require(try await LoopbackHTTP.send("GET", "\(base)/species/cat/pets").json?.arrayValue)
+            let dogs = try #require(try await LoopbackHTTP.send("GET", "\(base)/species/dog/pets").json?.arrayValue)
+            #expect(cats.allSatisfy { $0["species"] == "cat" } && dogs.allSatisfy { $0["species"] == "dog" })
+            #expect(cats.contains(pets[0]) && cats.contains(pets[2]) && !cats.contains(pets[1]))
+            #expect(dogs.contains(pets[1]))
+            #expect(Set(cats.compactMap { $0["ownerId"] }).count >= 2)
+        }
+    }
+
     @Test func listsPageAndSearchesFilter() async throws {
         try await Self.withShelter { base in
             for name in ["A", "B", "C"] {

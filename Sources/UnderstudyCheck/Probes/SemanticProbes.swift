@@ -26,7 +26,7 @@ struct SemanticProbes {
     func run() async {
         let lists = session.spec.endpoints.filter {
             $0.method == .get && session.canCall($0) && session.reachedPathValues(for: $0) != nil
-                && ($0.pagination == .range || $0.parameters.contains { $0.meaning != nil })
+                && ($0.pagination == .range || $0.parameters.contains { $0.location == .query && $0.meaning != nil })
         }
         await session.forEach(lists) { endpoint in await ListSemantics(session: session, endpoint: endpoint).run() }
     }
@@ -55,7 +55,8 @@ struct ListSemantics {
     private func declaredMeanings() async {
         guard let items = await fetch([], check: { _, _ in [] }) else { return }
         let now = session.options.now()
-        for parameter in endpoint.parameters {
+        // Query parameters only: a path parameter's value is the one the run reached, not one to vary.
+        for parameter in endpoint.parameters where parameter.location == .query {
             let name = parameter.name
             switch parameter.meaning {
             case .equals(let place)?:

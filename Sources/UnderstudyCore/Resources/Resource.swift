@@ -55,6 +55,22 @@ public struct Resource: Sendable, Hashable {
     public func operations(_ role: ResourceOperation.Role) -> [ResourceOperation] {
         operations.filter { $0.role == role }
     }
+
+    /// Whether an endpoint of a nested resource lists the items of every parent rather than one parent's: its path
+    /// does not follow the collection's (`GET /v2/campus/{id}/locations` of the sessions kept under their users), or
+    /// the parameter in the parent's place declares a meaning, which filters the items instead
+    /// (`GET /v2/campus/{id}/events`: the events whose `campus_ids` hold `id`).
+    public func listsAcrossParents(_ endpoint: AnyEndpoint) -> Bool {
+        guard parent != nil else { return false }
+        let filters = Set(endpoint.parameters.filter { $0.location == .path && $0.meaning != nil }.map(\.name))
+        return zip(collection.segments, endpoint.path.segments).contains { mine, theirs in
+            switch (mine, theirs) {
+            case (.literal, _): mine != theirs
+            case (.parameter, .parameter(let name)): filters.contains(name)
+            default: false
+            }
+        }
+    }
 }
 
 /// How an item is named: the item path's parameter and the body member holding the same value.

@@ -117,10 +117,12 @@ package struct ResourceInference {
         // Parents first: a nested collection needs its parent's name.
         let ordered = collections.sorted { (Self.segments($0).count, $0) < (Self.segments($1).count, $1) }
         var claimed: Set<String> = []
-        var resources = Self.uniquelyNamed(
-            ordered.compactMap { resource(collection: $0, collections: collections, claimed: &claimed) })
+        var resources = applyingDeclarations(
+            to: Self.uniquelyNamed(
+                ordered.compactMap { resource(collection: $0, collections: collections, claimed: &claimed) }))
         // A collection's parent is the resource whose item path is the longest prefix of it
-        // (`/owners/{ownerId}` of `/owners/{ownerId}/pets`, and of `/owners/{ownerId}/files/{folder}`).
+        // (`/owners/{ownerId}` of `/owners/{ownerId}/pets`, and of `/owners/{ownerId}/files/{folder}`), a declared
+        // collection's too (`/v2/users/{login}/projects_users`).
         for index in resources.indices {
             let segments = resources[index].collection.segments
             for length in stride(from: segments.count - 1, through: 1, by: -1) {
@@ -133,7 +135,7 @@ package struct ResourceInference {
                 break
             }
         }
-        return applyingDeclarations(to: resources)
+        return resources
     }
 
     private func isListOrCreate(_ endpoint: AnyEndpoint) -> Bool {
@@ -502,7 +504,11 @@ package struct ResourceInference {
         var resources = inferred
         /// The identifier members declarations name, by resource: an action's item path may come after the list's.
         var members: [String: String] = [:]
-        for endpoint in spec.endpoints {
+        // A path whose parameter filters the items (a meaning) is not the collection's, where another path is.
+        let filters = { (endpoint: AnyEndpoint) in
+            endpoint.parameters.contains { $0.location == .path && $0.meaning != nil }
+        }
+        for endpoint in spec.endpoints.filter({ !filters($0) }) + spec.endpoints.filter(filters) {
             guard case .operation(let name, let role, let member)? = endpoint.resource else { continue }
             let index: Int
             if let existing = resources.firstIndex(where: { $0.name == name }) {
@@ -553,7 +559,13 @@ package struct ResourceInference {
             if !resource.basis.contains(.declared) { resource.basis.append(.declared) }
             resources[index] = resource
         }
-        return resources
+        // The resources declarations made, as the inferred ones are ordered: parents first, then by path, whatever
+        // order the document gives its operations in.
+        let made = resources[inferred.count...].sorted {
+            ($0.collection.segments.count, Self.shape($0.collection.segments))
+                < ($1.collection.segments.count, Self.shape($1.collection.segments))
+        }
+        return Array(resources[..<inferred.count]) + made
     }
 }
 

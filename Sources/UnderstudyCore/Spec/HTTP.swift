@@ -261,9 +261,12 @@ public struct Parameter: Sendable, Hashable {
         self.meaning = meaning
     }
 
-    /// A path parameter (always required).
-    public static func path(_ name: String, _ schema: Schema = .string(), summary: String? = nil) -> Parameter {
-        Parameter(name, in: .path, schema, required: true, summary: summary)
+    /// A path parameter (always required). With a `meaning`, it filters a list's items rather than naming the parent
+    /// they sit under (`/v2/campus/{id}/locations`: the sessions whose `campus_id` is `id`, whoever's they are).
+    public static func path(
+        _ name: String, _ schema: Schema = .string(), summary: String? = nil, meaning: QueryMeaning? = nil
+    ) -> Parameter {
+        Parameter(name, in: .path, schema, required: true, summary: summary, meaning: meaning)
     }
 
     /// A query parameter.

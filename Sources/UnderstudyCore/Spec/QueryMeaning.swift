@@ -1,6 +1,7 @@
 /// What a query parameter asks of the items of a list, declared with the parameter so that `check` can
 /// verify a server honours it (rules `semantics.*`) and the exported documents carry it
-/// (`x-understudy-meaning`).
+/// (`x-understudy-meaning`). A path parameter may declare one too (`equals`): it then filters the list's items
+/// rather than naming their parent.
 ///
 /// Places are pointers into one item (`/event/startDate`); instants are ISO 8601 strings.
 public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {

@@ -121,6 +121,7 @@ struct ResourceEngine<State: StoredState>: Sendable {
         // 404; none under a parent deleted.
         let lenient = !plan.endpoint.documents(.notFound) && deleted(place, plan: plan, parent: true) == nil
         var criteria = ListCriteria(endpoint: plan.endpoint, resource: plan.resource, spec: spec)
+        criteria.path = request.pathParameters
         if plan.endpoint.method == .post, case .object(let members)? = request.json { criteria.body = members }
         // Paged here, but for a `Range` (its header names the rows the answer holds, which the fixture writes).
         let linkHeader = plan.endpoint.pagination == .linkHeader ? LinkHeaderPage(request.query) : nil
@@ -132,7 +133,9 @@ struct ResourceEngine<State: StoredState>: Sendable {
             return rows[first..<rows.index(first, offsetBy: window.count)]
         }
         // A list that asks nothing of the items walks the order its table keeps and reads only its page's rows.
-        let walks = plan.keptOrder && (viewer.isScoped || !plan.owned) && !criteria.asksAnything(request.query)
+        let walks =
+            plan.keptOrder && !place.acrossParents && (viewer.isScoped || !plan.owned)
+            && !criteria.asksAnything(request.query)
         let found: (page: [ResourceRow], total: Int)?? = read { state in
             guard lenient || parentExists(place, plan: plan, in: state) else { return .some(nil) }
             guard walks, let table = state.tables[plan.resource.name],
@@ -151,9 +154,8 @@ struct ResourceEngine<State: StoredState>: Sendable {
         case .some(nil): return try missing(plan, place: place, request: request, parent: true)
         case .some(let walked?): (page, total) = walked
         case nil:
-            let rows = read {
-                $0.rows(of: plan.resource.name, under: place.parent, nested: plan.resource.parent != nil, seenBy: viewer)
-            }
+            let nested = plan.resource.parent != nil && !place.acrossParents
+            let rows = read { $0.rows(of: plan.resource.name, under: place.parent, nested: nested, seenBy: viewer) }
             let now = now()
             var matching = rows.filter { criteria.matches($0.item, query: request.query, now: now) }
             matching = criteria.sorted(matching, by: \.item, query: request.query)
@@ -372,9 +374,10 @@ struct ResourceEngine<State: StoredState>: Sendable {
         return response
     }
 
+    /// Whether the parent a request names exists; a parent the engine keeps no table of is the overlay's to find.
     private func parentExists(_ place: Place, plan: Plan, in state: ResourceState) -> Bool {
-        guard let (resource, key) = parentKey(place, plan: plan) else { return true }
-        return state.tables[resource]?[key: key] != nil
+        guard let (resource, key) = parentKey(place, plan: plan), let table = state.tables[resource] else { return true }
+        return table[key: key] != nil
     }
 
     /// The parent resource's name and the key of its item a request names, when the resource is nested.
@@ -457,13 +460,16 @@ struct Viewer {
 struct Place {
     var parent: [String: String] = [:]
     var id: String?
+    /// Whether the request lists the items of every parent (``Resource/listsAcrossParents(_:)``).
+    var acrossParents: Bool
 
     init<State>(request: MockRequest, plan: ResourceEngine<State>.Plan) {
         let own = plan.endpoint.path.segments
         let collection = plan.resource.collection.segments
+        acrossParents = plan.resource.listsAcrossParents(plan.endpoint)
         // The collection's parameters bind items to their parent's; under no parent resource they name nothing
         // the mock keeps (`/repositories/{owner}/pulls` with no `repositories` items): any value reaches every item.
-        for (index, segment) in collection.enumerated() where plan.resource.parent != nil {
+        for (index, segment) in collection.enumerated() where plan.resource.parent != nil && !acrossParents {
             guard case .parameter(let name) = segment, index < own.count, case .parameter(let ownName) = own[index]
             else { continue }
             parent[name] = request.pathParameters[ownName] ?? ""

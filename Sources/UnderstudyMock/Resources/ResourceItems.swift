@@ -453,6 +453,8 @@ struct ListCriteria {
     let object: ObjectSchema?
     /// The body of a search by POST.
     var body: [String: JSONValue] = [:]
+    /// The request's path values, for the path parameters that declare a meaning (`/v2/campus/{id}/locations`).
+    var path: [String: String] = [:]
 
     /// Criteria of the declared meanings and paging alone, for a list that is no resource's.
     init(endpoint: AnyEndpoint) {
@@ -485,6 +487,9 @@ struct ListCriteria {
     /// meaning (its default too; a `when-true` flag left `false` asks nothing), or of one named after a member.
     func asksAnything(_ query: QueryItems) -> Bool {
         guard body.isEmpty else { return true }
+        if endpoint.parameters.contains(where: { $0.location == .path && $0.meaning != nil && path[$0.name] != nil }) {
+            return true
+        }
         for parameter in endpoint.parameters where parameter.location == .query && !Self.isPaging(parameter.name) {
             if let meaning = parameter.meaning {
                 guard let asked = query[parameter.name] ?? parameter.defaultValue.flatMap(ResourceItems.text) else {
@@ -500,9 +505,10 @@ struct ListCriteria {
 
     func matches(_ item: JSONValue, query: QueryItems, now: Date) -> Bool {
         // What the parameters' declared meanings keep, a default applying where the query gives no value.
-        for parameter in endpoint.parameters where parameter.location == .query {
+        for parameter in endpoint.parameters where parameter.location != .header {
             guard let meaning = parameter.meaning,
-                let asked = query[parameter.name] ?? parameter.defaultValue.flatMap(ResourceItems.text)
+                let asked = parameter.location == .path
+                    ? path[parameter.name] : query[parameter.name] ?? parameter.defaultValue.flatMap(ResourceItems.text)
             else { continue }
             if meaning.keeps(item, asked: asked, now: now) == false { return false }
         }

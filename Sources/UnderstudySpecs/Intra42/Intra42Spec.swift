@@ -41,6 +41,13 @@ public enum Intra42 {
     static let login = Parameter.path("login", .string(), summary: "A user's login")
     static let campusId = Parameter.path("id", .integer(minimum: 1), summary: "A campus id")
 
+    /// The campus id of a list of items that name their campus at `place`: it filters them (``QueryMeaning/equals``).
+    static func campusId(filtering place: JSONPointer) -> Parameter {
+        var parameter = campusId
+        parameter.meaning = .equals(place)
+        return parameter
+    }
+
     /// `page[number]`/`page[size]`, or the older `page`/`per_page`: 30 a page by default, at most 100.
     static let paging: [Parameter] = [
         .query("page[number]", .integer(minimum: 1), default: 1, summary: "The page to return"),
@@ -50,6 +57,9 @@ public enum Intra42 {
             "per_page", .integer(minimum: 1, maximum: 100), default: 30,
             summary: "Items per page (alias of page[size])"),
     ]
+
+    /// Sessions and events, the latest `begin_at` first.
+    static let latestFirst: [SortKey] = [.descending("/begin_at"), .descending("/id")]
 
     static let beginAtRange = Parameter.query(
         "range[begin_at]", .string(pattern: "^\(instant),\(instant)$"),
@@ -86,12 +96,15 @@ public enum Intra42 {
     public static let userCoalitionsUsers = Endpoint<NoBody, [CoalitionUser]>(
         .get, "/v2/users/{login}/coalitions_users", parameters: [login], auth: .required,
         errors: common + [.notFound],
-        summary: "List a user's score and rank in each of their coalitions")
+        summary: "List a user's score and rank in each of their coalitions",
+        resource: .operation(resource: "coalitions_users", role: .list, identifier: nil))
 
     public static let userProjects = Endpoint<NoBody, [ProjectUser]>(
         .get, "/v2/users/{login}/projects_users", parameters: [login] + paging, auth: .required,
         errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
-        summary: "List a user's projects, active and finished, with marks and teams")
+        summary: "List a user's projects, active and finished, with marks and teams",
+        // Newest attempt first, as the intranet keeps them; a project user has no id of its own here.
+        resource: .operation(resource: "projects_users", role: .list, identifier: nil))
 
     public static let userLocations = Endpoint<NoBody, [Location]>(
         .get, "/v2/users/{login}/locations",
@@ -102,7 +115,8 @@ public enum Intra42 {
             beginAtRange,
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
-        summary: "List a user's sessions at workstations, the current one first")
+        summary: "List a user's sessions at workstations, the current one first",
+        resource: .operation(resource: "locations", role: .list, identifier: "id"), order: latestFirst)
 
     public static let userLocationsStats = Endpoint<NoBody, LocationsStats>(
         .get, "/v2/users/{login}/locations_stats",
@@ -124,17 +138,20 @@ public enum Intra42 {
 
     public static let campusLocations = Endpoint<NoBody, [Location]>(
         .get, "/v2/campus/{id}/locations",
-        parameters: [campusId] + paging + [
+        parameters: [campusId(filtering: "/campus_id")] + paging + [
             .query("filter[active]", .boolean, summary: "Only sessions still open (true)", meaning: .isNull("/end_at"))
         ],
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
         summary: "List the sessions open on a campus: who is logged in now",
         // From ENDPOINTS.md: the document only says "paginé, actifs".
-        examples: Examples(queries: ["filter[active]=true"]))
+        examples: Examples(queries: ["filter[active]=true"]),
+        // The sessions of GET /v2/users/{login}/locations, every user's, on the campus.
+        resource: .operation(resource: "locations", role: .list, identifier: "id"), order: latestFirst)
 
     public static let campusEvents = Endpoint<NoBody, [Event]>(
         .get, "/v2/campus/{id}/events",
-        parameters: [campusId] + paging + [
+        // An event may be several campuses'.
+        parameters: [campusId(filtering: "/campus_ids")] + paging + [
             .query(
                 "filter[future]", .boolean, summary: "Only events still to come (true)", meaning: .isFuture("/begin_at")
             )
@@ -142,7 +159,8 @@ public enum Intra42 {
         auth: .required, errors: [.badRequest] + common + [.notFound], pagination: .linkHeader,
         summary: "List a campus's upcoming events",
         // From ENDPOINTS.md: the document only says "paginé, futurs".
-        examples: Examples(queries: ["filter[future]=true"]))
+        examples: Examples(queries: ["filter[future]=true"]),
+        resource: .operation(resource: "events", role: .list, identifier: "id"), order: latestFirst)
 
     // MARK: - Search
 

@@ -292,6 +292,25 @@ extension Intra42MockTests {
         }
     }
 
+    /// The API takes a user's numeric id wherever it takes a login: the lists the resource engine keeps under the
+    /// login answer the same by id, their links naming the path as it was asked.
+    @Test func aUsersListsAreTheSameByIdAsByLogin() async throws {
+        let harness = try await Intra42Harness.make()
+        let token = try await harness.token()
+        let id = try #require(
+            await harness.send("GET", "/v2/users/cmartin", token: token).json?["id"]?.numberValue?.intValue)
+        for suffix in ["/projects_users?page[size]=5", "/locations?per_page=5", "/locations?filter[active]=false"] {
+            let byLogin = await harness.send("GET", "/v2/users/cmartin\(suffix)", token: token)
+            let byID = await harness.send("GET", "/v2/users/\(id)\(suffix)", token: token)
+            #expect(byLogin.status == 200 && byID.status == 200, "\(suffix)")
+            #expect(byLogin.json?.arrayValue?.isEmpty == false && byID.json == byLogin.json, "\(suffix)")
+            #expect(byID.response.header("X-Total") == byLogin.response.header("X-Total"), "\(suffix)")
+        }
+        let paged = await harness.send("GET", "/v2/users/\(id)/projects_users?page[size]=5", token: token)
+        #expect(Intra42Harness.links(paged.response.header("Link"))["next"]?.hasPrefix("/v2/users/\(id)/") == true)
+        #expect(await harness.send("GET", "/v2/users/999/projects_users", token: token).status == 404)
+    }
+
     @Test func logTimePerDay() async throws {
         let harness = try await Intra42Harness.make()
         let token = try await harness.token()

@@ -24,85 +24,35 @@ extension Intra42Mock {
     /// A `User` with `location` set to the host of the user's open session, as the API computes it.
     static func profile(of user: Intra42UserRecord, in state: Intra42State) -> JSONValue {
         guard case .object(var members) = user.profile else { return user.profile }
-        let open = state.locations.filter { $0.userID == user.id && $0.body["end_at"] == .null }
-            .max { ($0.body["begin_at"]?.stringValue ?? "") < ($1.body["begin_at"]?.stringValue ?? "") }
-        members["location"] = open?.body["host"] ?? .null
+        let open = state.sessions(of: user).filter { $0["end_at"] == .null }
+            .max { ($0["begin_at"]?.stringValue ?? "") < ($1["begin_at"]?.stringValue ?? "") }
+        members["location"] = open?["host"] ?? .null
         members["id"] = .integer(user.id)
         members["login"] = .string(user.login)
         return .object(members)
     }
 
-    /// `GET /v2/users/{login}/coalitions`: the coalitions the user belongs to, in membership order.
+    /// `GET /v2/users/{login}/coalitions`: the coalitions the user belongs to, in membership order
+    /// (`GET /v2/users/{login}/coalitions_users`).
     func coalitions(_ request: MockRequest) throws -> MockResponse {
         try store.read { state throws in
-            let user = try pathUser(request, in: state)
-            let ids = state.memberships.filter { $0.userID == user.id }.map(\.coalitionID)
-            return .json(.array(ids.compactMap { id in state.coalitions.first { $0["id"] == .integer(id) } }))
+            let ids = state.memberships(of: try pathUser(request, in: state)).compactMap { $0["coalition_id"] }
+            return .json(.array(ids.compactMap { id in state.coalitions.first { $0["id"] == id } }))
         }
     }
 
-    /// `GET /v2/users/{login}/coalitions_users`: the user's score and rank in each coalition.
-    func coalitionsUsers(_ request: MockRequest) throws -> MockResponse {
-        try store.read { state throws in
-            let user = try pathUser(request, in: state)
-            let rows = state.memberships.filter { $0.userID == user.id }.map { membership in
-                Intra42.CoalitionUser(
-                    coalitionId: membership.coalitionID, score: membership.score, rank: membership.rank)
-            }
-            return try .json(encoding: rows, as: Intra42.spec)
-        }
-    }
-
-    /// `GET /v2/users/{login}/projects_users`: paginated, newest attempt first.
-    func projectsUsers(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
-        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        return try store.read { state throws in
-            let user = try pathUser(request, in: state)
-            let rows = state.projectsUsers.filter { $0.userID == user.id }.map(\.body)
-            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
-        }
-    }
-
-    // MARK: Locations
-
-    /// `GET /v2/users/{login}/locations`: the user's sessions, the latest first; `filter[active]` (open or
-    /// closed sessions) and `range[begin_at]`, as the spec declares them.
-    func userLocations(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+    /// `GET /v2/users/{login}/coalitions_users` (the user's score and rank in each coalition),
+    /// `GET /v2/users/{login}/projects_users` (newest attempt first) and `GET /v2/users/{login}/locations` (the
+    /// latest session first; `filter[active]` and `range[begin_at]` as declared), by the resource engine, which keeps
+    /// them under their user's login: `{login}` may be a numeric id, as the API takes either.
+    /// - Throws: ``MockError`` 404 for an unknown user, 400 for an undeclared filter or a range that is not two
+    ///   instants.
+    func userList(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
         _ = try Intra42Filters.range("begin_at", in: request.query)
-        return try store.read { state throws in
-            let user = try pathUser(request, in: state)
-            let rows = latest(state.locations.filter { $0.userID == user.id }.map(\.body), request, endpoint)
-            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
-        }
-    }
-
-    /// `GET /v2/campus/{id}/locations`: the campus's sessions, the latest first; `filter[active]=true` is who
-    /// is logged in now.
-    func campusLocations(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
-        try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        return try store.read { state throws in
-            let campus = try pathCampus(request, in: state)
-            let rows = latest(state.locations.map(\.body).filter { $0["campus_id"] == campus["id"] }, request, endpoint)
-            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
-        }
-    }
-
-    /// The rows the request's filters keep, as the endpoint's parameters declare them (``QueryMeaning``), by
-    /// `begin_at`, latest first.
-    private func latest(_ rows: [JSONValue], _ request: MockRequest, _ endpoint: AnyEndpoint) -> [JSONValue] {
-        let criteria = ListCriteria(endpoint: endpoint)
-        let now = configuration.now()
-        return rows.filter { criteria.matches($0, query: request.query, now: now) }
-            .sorted { Self.descending($0, $1, by: "begin_at") }
-    }
-
-    /// Orders rows by a timestamp member, latest first, then by id, highest first.
-    static func descending(_ lhs: JSONValue, _ rhs: JSONValue, by key: String) -> Bool {
-        let left = lhs[key]?.stringValue.flatMap(Intra42Time.parse) ?? .distantPast
-        let right = rhs[key]?.stringValue.flatMap(Intra42Time.parse) ?? .distantPast
-        if left != right { return left > right }
-        return (lhs["id"]?.numberValue?.intValue ?? 0) > (rhs["id"]?.numberValue?.intValue ?? 0)
+        var request = request
+        request.pathParameters["login"] = try store.read { state throws in try pathUser(request, in: state).login }
+        return try await resources.handle(request, endpoint: endpoint)
     }
 
     /// `GET /v2/users/{login}/locations_stats`: log time per day (`"YYYY-MM-DD": "HH:MM:SS.ffffff"`),
@@ -140,9 +90,9 @@ extension Intra42Mock {
                 return text.count == 10 ? text : day(date)
             }
             var seconds: [String: Double] = [:]
-            for location in state.locations where location.userID == user.id {
-                guard let begin = location.body["begin_at"]?.stringValue.flatMap(Intra42Time.parse) else { continue }
-                let end = location.body["end_at"]?.stringValue.flatMap(Intra42Time.parse) ?? now
+            for location in state.sessions(of: user) {
+                guard let begin = location["begin_at"]?.stringValue.flatMap(Intra42Time.parse) else { continue }
+                let end = location["end_at"]?.stringValue.flatMap(Intra42Time.parse) ?? now
                 var cursor = begin
                 while cursor < end {
                     let start = calendar.startOfDay(for: cursor)
@@ -185,17 +135,14 @@ extension Intra42Mock {
         try store.read { state throws in .json(try pathCampus(request, in: state)) }
     }
 
-    /// `GET /v2/campus/{id}/events`: the campus's events, the latest `begin_at` first; `filter[future]=true`
-    /// keeps the events that have not begun, `false` the others.
-    func campusEvents(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+    /// `GET /v2/campus/{id}/locations` (its sessions, the latest first; `filter[active]=true` is who is logged in now)
+    /// and `GET /v2/campus/{id}/events` (its events, the latest `begin_at` first; `filter[future]=true` keeps those
+    /// still to come), by the resource engine.
+    /// - Throws: ``MockError`` 404 for an unknown campus, 400 for an undeclared filter.
+    func campusList(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        return try store.read { state throws in
-            let campus = try pathCampus(request, in: state)
-            let rows = latest(
-                state.events.filter { $0["campus_ids"]?.arrayValue?.contains(campus["id"] ?? .null) == true }, request,
-                endpoint)
-            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
-        }
+        _ = try store.read { state throws in try pathCampus(request, in: state) }
+        return try await resources.handle(request, endpoint: endpoint)
     }
 
     // MARK: Search

@@ -2,8 +2,8 @@ import Foundation
 import UnderstudyCore
 import UnderstudySpecs
 
-/// Everything the intra42 mock remembers: the seeded intranet (users, campuses, projects, sessions,
-/// events, slots) and the OAuth grants it issued.
+/// Everything the intra42 mock remembers: the seeded intranet (users, campuses, coalitions) and what the
+/// resource engine serves (memberships, projects, sessions, events, slots), and the OAuth grants it issued.
 ///
 /// Display-only resources are kept as the JSON the API sends (so a `--fixtures` file is served as
 /// written); what the handlers reason about (owners, times, tokens) is kept in typed fields next to it.
@@ -14,9 +14,10 @@ struct Intra42State: StoredState {
     var users = StateTable<Intra42UserRecord>()
     /// The seeded resources no request changes.
     var intranet = StateValue(Intra42Intranet())
-    /// The resources the generic engine serves: the evaluation slots, each in its user's groups by quarter hour.
+    /// The resources the generic engine serves (``served``): the evaluation slots, each in its user's groups by
+    /// quarter hour, and the seeded lists.
     var resources = ResourceState(
-        spec: Intra42.spec, graph: ResourceGraph(spec: Intra42.spec), resources: [Intra42State.slots],
+        spec: Intra42.spec, graph: ResourceGraph(spec: Intra42.spec), resources: Intra42State.served,
         groups: [Intra42State.slots: Intra42State.slotGroups])
     /// Grants by access token, grouped by refresh token.
     var tokens = StateTable<Intra42TokenRecord>(groups: { $0.refreshToken.map { [$0] } ?? [] })
@@ -47,6 +48,24 @@ struct Intra42State: StoredState {
 
     /// The resource of the slots.
     static let slots = "slots"
+    /// The resources of `GET /v2/users/{login}/coalitions_users` and `/projects_users`, of the sessions
+    /// (`GET /v2/users/{login}/locations` and `GET /v2/campus/{id}/locations`) and of `GET /v2/campus/{id}/events`.
+    static let coalitionsUsers = "coalitions_users"
+    static let projectsUsers = "projects_users"
+    static let locations = "locations"
+    static let events = "events"
+    /// The resources the generic engine serves.
+    static let served: Set<String> = [slots, coalitionsUsers, projectsUsers, locations, events]
+
+    /// A user's memberships (`CoalitionUser` objects), in membership order.
+    func memberships(of user: Intra42UserRecord) -> [JSONValue] {
+        resources.tables[Self.coalitionsUsers]?.rows(in: ResourceRow.group(["login": user.login])).map(\.item) ?? []
+    }
+
+    /// A user's sessions (`Location` objects), as `GET /v2/users/{login}/locations` lists them.
+    func sessions(of user: Intra42UserRecord) -> [JSONValue] {
+        resources.tables[Self.locations]?.rows(in: ResourceRow.group(["login": user.login])).map(\.item) ?? []
+    }
 
     /// The groups of a slot: its user and each quarter hour it covers, so an overlap check looks at the
     /// quarters of the new range only (a slot longer than a day is in its user's `long` group).
@@ -98,13 +117,6 @@ struct Intra42Intranet: Codable, Sendable {
     var campuses: [JSONValue] = []
     /// `Coalition` objects; their `score` is the coalition's total.
     var coalitions: [JSONValue] = []
-    var memberships: [Intra42Membership] = []
-    /// `ProjectUser` objects by owner.
-    var projectsUsers: [Intra42OwnedRow] = []
-    /// `Location` objects by owner; `end_at` is `null` while the session is open.
-    var locations: [Intra42OwnedRow] = []
-    /// `Event` objects.
-    var events: [JSONValue] = []
     var authorizationCodes: [Intra42AuthorizationCode] = []
 }
 
@@ -134,7 +146,7 @@ struct Intra42UserRecord: StateRow {
     }
 }
 
-/// A user's membership of a coalition (`GET /v2/users/{login}/coalitions_users`).
+/// A user's membership of a coalition (`GET /v2/users/{login}/coalitions_users`), as the seed builds it.
 struct Intra42Membership: Codable, Sendable, Hashable {
     var userID: Int
     var coalitionID: Int
@@ -142,7 +154,7 @@ struct Intra42Membership: Codable, Sendable, Hashable {
     var rank: Int?
 }
 
-/// A resource row owned by a user.
+/// A resource row owned by a user, as the seed builds it.
 struct Intra42OwnedRow: Codable, Sendable {
     var userID: Int
     var body: JSONValue

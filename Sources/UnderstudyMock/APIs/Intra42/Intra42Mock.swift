@@ -30,7 +30,8 @@ package struct Intra42Mock: ReadsFixtures {
     package func synchronize() async throws { try await store.synchronize() }
 
     let store: StateStore<Intra42State>
-    /// The evaluation slots: the caller's own, by `begin_at`, deleted by their owner only.
+    /// The evaluation slots (the caller's own, by `begin_at`, deleted by their owner only), and the seeded lists of
+    /// projects, sessions and events.
     let resources: ResourceEngine<Intra42State>
     package let fixtures: FixtureSource?
     let application: Intra42Application
@@ -50,12 +51,12 @@ package struct Intra42Mock: ReadsFixtures {
         let seed = try builder.build()
         self.application = application
         self.configuration = configuration
-        // Its second layout: the slots became the resource engine's rows.
-        store = try await configuration.stateStore(seed: seed, for: "intra42", kind: "UnderstudyMock.Intra42State 2")
+        // Its third layout: the slots (second), then projects, sessions and events became the resource engine's rows.
+        store = try await configuration.stateStore(seed: seed, for: "intra42", kind: "UnderstudyMock.Intra42State 3")
         resources = ResourceEngine(
             spec: Intra42.spec, graph: ResourceGraph(spec: Intra42.spec),
             fixture: FixtureMock(spec: Intra42.spec, configuration: configuration, recorded: source), store: store,
-            tables: \.resources, serving: [Intra42State.slots], configuration: configuration)
+            tables: \.resources, serving: Intra42State.served, configuration: configuration)
     }
 
     // MARK: Authentication
@@ -107,13 +108,13 @@ package struct Intra42Mock: ReadsFixtures {
         case "GET /v2/me": return try me(request)
         case "GET /v2/users/{login}": return try user(request)
         case "GET /v2/users/{login}/coalitions": return try coalitions(request)
-        case "GET /v2/users/{login}/coalitions_users": return try coalitionsUsers(request)
-        case "GET /v2/users/{login}/projects_users": return try projectsUsers(request, endpoint: endpoint)
-        case "GET /v2/users/{login}/locations": return try userLocations(request, endpoint: endpoint)
+        case "GET /v2/users/{login}/coalitions_users", "GET /v2/users/{login}/projects_users",
+            "GET /v2/users/{login}/locations":
+            return try await userList(request, endpoint: endpoint)
         case "GET /v2/users/{login}/locations_stats": return try locationsStats(request)
         case "GET /v2/campus/{id}": return try campus(request)
-        case "GET /v2/campus/{id}/locations": return try campusLocations(request, endpoint: endpoint)
-        case "GET /v2/campus/{id}/events": return try campusEvents(request, endpoint: endpoint)
+        case "GET /v2/campus/{id}/locations", "GET /v2/campus/{id}/events":
+            return try await campusList(request, endpoint: endpoint)
         case "GET /v2/users": return try searchUsers(request, endpoint: endpoint)
         case "GET /v2/me/slots": return try await mySlots(request, endpoint: endpoint)
         case "POST /v2/slots": return try await createSlots(request)

@@ -41,18 +41,18 @@ extension Intra42SeedBuilder {
             upsert(Intra42UserRecord(id: id, login: login, profile: .object(members), primaryCampusID: campusID))
         }
         if let rows = fileBody("GET /v2/users/{login}/projects_users")?.arrayValue {
-            state.projectsUsers.removeAll { $0.userID == ownerID }
-            state.projectsUsers += rows.map { Intra42OwnedRow(userID: ownerID, body: $0) }
+            projectsUsers.removeAll { $0.userID == ownerID }
+            projectsUsers += rows.map { Intra42OwnedRow(userID: ownerID, body: $0) }
         }
         if let rows = fileBody("GET /v2/users/{login}/locations")?.arrayValue {
-            state.locations.removeAll { $0.userID == ownerID }
-            state.locations += rows.map { Intra42OwnedRow(userID: ownerID, body: $0) }
+            locations.removeAll { $0.userID == ownerID }
+            locations += rows.map { Intra42OwnedRow(userID: ownerID, body: $0) }
         }
         if let rows = fileBody("GET /v2/campus/{id}/locations")?.arrayValue {
             // Campus sessions name no user: they are spread over the other users.
             let others = state.users.dropFirst().map(\.id)
             for (index, row) in rows.enumerated() {
-                state.locations.append(
+                locations.append(
                     Intra42OwnedRow(userID: others.isEmpty ? ownerID : others[index % others.count], body: row))
             }
         }
@@ -64,27 +64,27 @@ extension Intra42SeedBuilder {
             let ids = rows.compactMap { $0["id"] }
             state.coalitions.removeAll { ids.contains($0["id"] ?? .null) }
             state.coalitions += rows
-            let previous = state.memberships.filter { $0.userID == ownerID }
-            state.memberships.removeAll { $0.userID == ownerID }
+            let previous = memberships.filter { $0.userID == ownerID }
+            memberships.removeAll { $0.userID == ownerID }
             for (index, id) in ids.enumerated() {
                 guard let coalitionID = id.numberValue?.intValue else { continue }
                 let old = previous.indices.contains(index) ? previous[index] : nil
-                state.memberships.append(
+                memberships.append(
                     Intra42Membership(userID: ownerID, coalitionID: coalitionID, score: old?.score, rank: old?.rank))
             }
         }
         if let rows = fileBody("GET /v2/users/{login}/coalitions_users")?.arrayValue {
-            state.memberships.removeAll { $0.userID == ownerID }
+            memberships.removeAll { $0.userID == ownerID }
             for row in rows {
                 guard let coalitionID = row["coalition_id"]?.numberValue?.intValue else { continue }
-                state.memberships.append(
+                memberships.append(
                     Intra42Membership(
                         userID: ownerID, coalitionID: coalitionID, score: row["score"]?.numberValue?.intValue,
                         rank: row["rank"]?.numberValue?.intValue))
             }
         }
         if let rows = fileBody("GET /v2/campus/{id}/events")?.arrayValue {
-            state.events += rows
+            events += rows
         }
         if let rows = fileBody("GET /v2/me/slots")?.arrayValue {
             slots.removeAll { $0.userID == ownerID }
@@ -121,14 +121,14 @@ extension Intra42SeedBuilder {
     /// Moves what user `old` owns to user `new`.
     private mutating func relabel(_ old: Int, as new: Int) {
         guard old != new else { return }
-        for index in state.projectsUsers.indices where state.projectsUsers[index].userID == old {
-            state.projectsUsers[index].userID = new
+        for index in projectsUsers.indices where projectsUsers[index].userID == old {
+            projectsUsers[index].userID = new
         }
-        for index in state.locations.indices where state.locations[index].userID == old {
-            state.locations[index].userID = new
+        for index in locations.indices where locations[index].userID == old {
+            locations[index].userID = new
         }
-        for index in state.memberships.indices where state.memberships[index].userID == old {
-            state.memberships[index].userID = new
+        for index in memberships.indices where memberships[index].userID == old {
+            memberships[index].userID = new
         }
         for index in slots.indices where slots[index].userID == old { slots[index].userID = new }
     }
@@ -158,31 +158,31 @@ extension Intra42SeedBuilder {
             state.users[index].primaryCampusID = embeds[0]["id"]?.numberValue?.intValue
         }
         let campusIDs = state.campuses.compactMap { $0["id"] }
-        for index in state.locations.indices
-        where !campusIDs.contains(state.locations[index].body["campus_id"] ?? .null) {
-            let owner = state.users.first { $0.id == state.locations[index].userID }
-            state.locations[index].body = Self.setting(
-                "campus_id", to: .integer(owner?.primaryCampusID ?? 9), in: state.locations[index].body)
+        for index in locations.indices
+        where !campusIDs.contains(locations[index].body["campus_id"] ?? .null) {
+            let owner = state.users.first { $0.id == locations[index].userID }
+            locations[index].body = Self.setting(
+                "campus_id", to: .integer(owner?.primaryCampusID ?? 9), in: locations[index].body)
         }
         // Sessions numbered in the order they began, as the API's ids grow.
         var locationID = 21_000_000 + random.int(in: 0...999_999)
-        let order = state.locations.indices.sorted {
-            (state.locations[$0].body["begin_at"]?.stringValue ?? "")
-                < (state.locations[$1].body["begin_at"]?.stringValue ?? "")
+        let order = locations.indices.sorted {
+            (locations[$0].body["begin_at"]?.stringValue ?? "")
+                < (locations[$1].body["begin_at"]?.stringValue ?? "")
         }
         var usedLocationIDs = Set<Int>()
         for index in order {
-            let id = state.locations[index].body["id"]?.numberValue?.intValue ?? 0
+            let id = locations[index].body["id"]?.numberValue?.intValue ?? 0
             if id > 0 && usedLocationIDs.insert(id).inserted { continue }
             while usedLocationIDs.contains(locationID) { locationID += 1 }
             usedLocationIDs.insert(locationID)
-            state.locations[index].body = Self.setting("id", to: .integer(locationID), in: state.locations[index].body)
+            locations[index].body = Self.setting("id", to: .integer(locationID), in: locations[index].body)
             locationID += 1 + random.int(in: 0...40)
         }
         var eventID = 28_000 + random.int(in: 0...999)
         var usedEventIDs = Set<Int>()
-        for index in state.events.indices {
-            var event = state.events[index]
+        for index in events.indices {
+            var event = events[index]
             let ids = event["campus_ids"]?.arrayValue ?? []
             if !ids.contains(where: campusIDs.contains) {
                 event = Self.setting(
@@ -195,9 +195,9 @@ extension Intra42SeedBuilder {
                 event = Self.setting("id", to: .integer(eventID), in: event)
                 eventID += 1 + random.int(in: 0...12)
             }
-            state.events[index] = event
+            events[index] = event
         }
-        for membership in state.memberships
+        for membership in memberships
         where !state.coalitions.contains(where: { $0["id"] == .integer(membership.coalitionID) }) {
             state.coalitions.append([
                 "id": .integer(membership.coalitionID), "name": .string("Coalition \(membership.coalitionID)"),

@@ -21,6 +21,14 @@ struct Intra42SeedBuilder {
     var state = Intra42State()
     /// The slots, opened in the state once the users are final (``Intra42State/open(_:)``).
     var slots: [Intra42SlotRecord] = []
+    /// The users' coalitions, each user's in membership order.
+    var memberships: [Intra42Membership] = []
+    /// `ProjectUser` objects by owner, each user's newest attempt first.
+    var projectsUsers: [Intra42OwnedRow] = []
+    /// `Location` objects by owner; `end_at` is `null` while the session is open.
+    var locations: [Intra42OwnedRow] = []
+    /// `Event` objects.
+    var events: [JSONValue] = []
     /// The hosts of open sessions, which must differ.
     private var openHosts: Set<String> = []
 
@@ -84,6 +92,33 @@ struct Intra42SeedBuilder {
         ]
         // A slot is the JSON the API answers: opened once its user's login is final.
         for slot in slots { try state.open(slot) }
+        // The lists the resource engine serves: memberships, projects and sessions under their user's login (a
+        // membership or a project user has no id of its own: its place is one), events under no campus (their
+        // `campus_ids` filter them).
+        let logins = Dictionary(state.users.map { ($0.id, $0.login) }, uniquingKeysWith: { first, _ in first })
+        func login(_ id: Int) -> String { logins[id] ?? String(id) }
+        for (index, membership) in memberships.enumerated() {
+            let row = Intra42.CoalitionUser(
+                coalitionId: membership.coalitionID, score: membership.score, rank: membership.rank)
+            state.resources.tables[Intra42State.coalitionsUsers]?.append(
+                ResourceRow(
+                    parent: ["login": login(membership.userID)], id: String(index),
+                    item: try Intra42.spec.wireJSON(row)))
+        }
+        for (index, row) in projectsUsers.enumerated() {
+            state.resources.tables[Intra42State.projectsUsers]?.append(
+                ResourceRow(parent: ["login": login(row.userID)], id: String(index), item: row.body))
+        }
+        for row in locations {
+            state.resources.tables[Intra42State.locations]?.append(
+                ResourceRow(
+                    parent: ["login": login(row.userID)], id: ResourceItems.text(row.body["id"] ?? .null) ?? "",
+                    item: row.body))
+        }
+        for event in events {
+            state.resources.tables[Intra42State.events]?.append(
+                ResourceRow(parent: [:], id: ResourceItems.text(event["id"] ?? .null) ?? "", item: event))
+        }
         return state
     }
 
@@ -147,7 +182,7 @@ struct Intra42SeedBuilder {
         for (index, coalition) in coalitionIDs.enumerated() {
             // The piscine coalition of the default user keeps its score but no longer ranks.
             let ranked = !(isDefault && index == 0)
-            state.memberships.append(
+            memberships.append(
                 Intra42Membership(
                     userID: id, coalitionID: coalition, score: random.int(in: 0...4_200),
                     rank: ranked ? random.int(in: 1...320) : nil))
@@ -237,7 +272,7 @@ struct Intra42SeedBuilder {
                 "current_team_id": teamID.map(JSONValue.integer) ?? .null, "teams": .array(teams),
             ])
         }
-        state.projectsUsers += rows.reversed().map { Intra42OwnedRow(userID: userID, body: $0) }
+        projectsUsers += rows.reversed().map { Intra42OwnedRow(userID: userID, body: $0) }
     }
 
     /// Sessions on most of the last `days` days (one or two a day) and, when `open`, one begun this
@@ -268,7 +303,7 @@ struct Intra42SeedBuilder {
             var name = host(&random)
             // Two people cannot sit at the same workstation at once.
             while session.end == nil && !openHosts.insert(name).inserted { name = host(&random) }
-            state.locations.append(
+            locations.append(
                 Intra42OwnedRow(
                     userID: userID,
                     body: [
@@ -290,7 +325,7 @@ struct Intra42SeedBuilder {
             let end = begin.addingTimeInterval(Double(random.int(in: 2...8)) * 1_800)
             let maximum: Int? = random.chance(0.4) ? nil : random.int(in: 2...15) * 10
             let campuses: [Int] = index % 7 == 3 ? [1] : index % 11 == 5 ? [1, 9] : [9]
-            state.events.append([
+            events.append([
                 "id": .integer(0), "name": .string(template.name), "description": .string(template.description),
                 "location": .string(template.location), "kind": .string(template.kind),
                 "max_people": maximum.map(JSONValue.integer) ?? .null,
