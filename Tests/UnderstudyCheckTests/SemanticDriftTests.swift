@@ -319,6 +319,35 @@ struct SemanticDriftTests {
             ])
     }
 
+    /// `search[login]` keeps the users whose login contains the text, ignoring case (`QueryMeaning.contains`): asked
+    /// with a part of a login in capitals, a server that ignores the text, or compares it case-sensitively (and so
+    /// finds no one), is caught.
+    @Test func intra42SearchMustKeepTheLoginsContainingTheText() async throws {
+        let endpoint = "GET /v2/users"
+        let items: @Sendable (JSONValue) -> [JSONValue] = { body in
+            Self.items(body, ["cmartin", "hdubois", "amoreau"].map { login in { $0 = $0.setting("login", .string(login)) } })
+        }
+        let searched = try await Self.semantics("intra42", endpoint, items: items) { query, items in
+            let text = (query["search[login]"] ?? "").lowercased()
+            return items.filter { text.isEmpty || $0["login"]?.stringValue?.lowercased().contains(text) == true }
+        }
+        #expect(searched == [])
+        let caseSensitive = try await Self.semantics("intra42", endpoint, items: items) { query, items in
+            let text = query["search[login]"] ?? ""
+            return text.isEmpty ? items : items.filter { $0["login"]?.stringValue?.contains(text) == true }
+        }
+        #expect(
+            caseSensitive == [
+                "error semantics.filter-ignored GET /v2/users: search[login]=ART returned no item, where the list holds "
+                    + "one with login \"cmartin\""
+            ])
+        let ignored = try await Self.semantics("intra42", endpoint, items: items) { _, items in items }
+        #expect(
+            ignored == [
+                "error semantics.filter-ignored GET /v2/users: search[login]=ART returned item 1, which does not match it"
+            ])
+    }
+
     /// `startDate` keeps the activities logged at that instant or later, `endDate` those logged then or earlier.
     @Test func videGreniersActivityBoundsMustBound() async throws {
         let endpoint = "GET /api/user-activities"

@@ -66,6 +66,16 @@ struct ListSemantics {
                 await keeps([(name, text)], "only items whose \(place.member) is \(Self.render(value))", place) {
                     $0 == nil || $0 == value
                 }
+            case .contains(let place)?:
+                // A part of an item's text, in capitals: the match ignores case.
+                guard let text = items.lazy.compactMap({ Self.value(at: place, in: $0)?.stringValue }).first(where: {
+                    $0.count >= 2
+                }) else { continue }
+                let part = String(text.dropFirst(text.count / 3).prefix(3)).uppercased()
+                await keeps(
+                    [(name, part)], "only items whose \(place.member) contains \(part), ignoring case", place,
+                    shown: .string(text)
+                ) { $0?.stringValue?.lowercased().contains(part.lowercased()) == true }
             case .isNull(let place)?:
                 await keeps([(name, "true")], "only items whose \(place.member) is null", place) { $0 == nil || $0 == .null }
                 await keeps([(name, "false")], "only items with a \(place.member)", place) { $0 != nil && $0 != .null }
@@ -126,13 +136,21 @@ struct ListSemantics {
         }
     }
 
-    /// Sends `query` and checks every item's value at `place` satisfies `holds` (`nil` when absent).
+    /// Sends `query` and checks every item's value at `place` satisfies `holds` (`nil` when absent), and, given the
+    /// value `shown` of an item the plain read showed and `holds` keeps, that the answer is not empty.
     private func keeps(
         _ query: [(String, String)], _ expected: String, _ place: JSONPointer, rule: RuleID = .semanticsFilter,
-        holds: @escaping (JSONValue?) -> Bool
+        shown: JSONValue? = nil, holds: @escaping (JSONValue?) -> Bool
     ) async {
         let asked = query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         await fetch(query) { items, _ in
+            if let shown, items.isEmpty {
+                return [
+                    finding(
+                        rule, "\(asked) returned no item, where the list holds one with \(place.member) \(Self.render(shown))",
+                        expected: expected, found: "no item")
+                ]
+            }
             guard let index = items.firstIndex(where: { !holds(Self.value(at: place, in: $0)) }) else { return [] }
             return [
                 finding(

@@ -7,6 +7,9 @@
 public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
     /// Items whose member equals the value (`visibility=public`, `eventType=2`).
     case equals(JSONPointer)
+    /// Items whose text member contains the value, ignoring case; an empty value keeps every item (42's
+    /// `search[login]`).
+    case contains(JSONPointer)
     /// `true` keeps the items whose member is null or absent, `false` the others (42's `filter[active]`:
     /// a session without `end_at` yet).
     case isNull(JSONPointer)
@@ -32,6 +35,7 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .equals(let pointer): "equals \(pointer)"
+        case .contains(let pointer): "contains \(pointer)"
         case .isNull(let pointer): "is-null \(pointer)"
         case .isFuture(let pointer): "is-future \(pointer)"
         case .whenTrue(let pointer, let value): "when-true \(pointer) \(value.serialized())"
@@ -51,6 +55,7 @@ public enum QueryMeaning: Sendable, Hashable, CustomStringConvertible {
         let pointer = JSONPointer(words[1])
         switch words[0] {
         case "equals": self = .equals(pointer)
+        case "contains": self = .contains(pointer)
         case "is-null": self = .isNull(pointer)
         case "is-future": self = .isFuture(pointer)
         case "when-true":

@@ -3,7 +3,7 @@ import UnderstudyCore
 
 /// A page of a list paged as ``Pagination/linkHeader`` declares, the style of the 42 API (Rails' api-pagination):
 /// `page[number]`/`page[size]`, or the older `page`/`per_page` (the bracket form wins when both are sent), 30 a
-/// page by default and at most 100. Stateful overlays and the fixture answers page alike.
+/// page by default and at most 100. The resource engine and the fixture answers page alike.
 ///
 /// The answer carries the headers the API's pagination writes: `X-Page`, `X-Per-Page`, `X-Total` (the
 /// number of records) and `Link` with `first` and `prev` after the first page and `next` and `last` before
@@ -29,14 +29,8 @@ struct LinkHeaderPage {
         bracketStyle = bracketNumber != nil || bracketSize != nil
     }
 
-    /// The page of `rows` as a JSON answer with the pagination headers; `path` is the request's full path (the
-    /// API's base path included), which the `Link` URLs repeat.
-    func response(_ rows: [JSONValue], for request: MockRequest, path: String) -> MockResponse {
-        let page = paging(rows, for: request, path: path)
-        return .json(.array(page.rows), headers: page.headers)
-    }
-
-    /// The rows of the page and the headers that describe it.
+    /// The rows of the page and the headers that describe it; `path` is the request's full path (the API's base path
+    /// included), which the `Link` URLs repeat.
     func paging(_ rows: [JSONValue], for request: MockRequest, path: String)
         -> (rows: [JSONValue], headers: [(name: String, value: String)])
     {

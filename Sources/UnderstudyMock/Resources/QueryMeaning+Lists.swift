@@ -11,6 +11,9 @@ extension QueryMeaning {
         switch self {
         case .equals(let place):
             return item[pointer: place].map { ListCriteria.matches($0, asked) } ?? false
+        case .contains(let place):
+            guard !asked.isEmpty else { return nil }
+            return item[pointer: place]?.stringValue?.lowercased().contains(asked.lowercased()) ?? false
         case .isNull(let place):
             guard let flag = Bool(asked.lowercased()) else { return nil }
             return ((item[pointer: place] ?? .null) == .null) == flag

@@ -166,10 +166,12 @@ public enum Intra42 {
 
     public static let users = Endpoint<NoBody, [UserSummary]>(
         .get, "/v2/users",
-        parameters: [.query("search[login]", .string(), summary: "Logins containing this text")] + paging,
+        parameters: [
+            .query("search[login]", .string(), summary: "Logins containing this text", meaning: .contains("/login"))
+        ] + paging,
         auth: .required, errors: [.badRequest] + common, pagination: .linkHeader,
         summary: "Search users by login",
-        examples: Examples(queries: ["search[login]=…"]))
+        examples: Examples(queries: ["search[login]=…"]), order: [.ascending("/login")])
 
     // MARK: - Slots
 

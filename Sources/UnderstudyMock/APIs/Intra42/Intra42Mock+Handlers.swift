@@ -64,8 +64,7 @@ extension Intra42Mock {
             let user = try pathUser(request, in: state)
             let zoneName =
                 request.query["time_zone"]
-                ?? state.campuses.first { $0["id"] == user.primaryCampusID.map(JSONValue.integer) }?["time_zone"]?
-                .stringValue
+                ?? user.primaryCampusID.flatMap { state.campus(String($0))?["time_zone"]?.stringValue }
                 ?? "UTC"
             guard let zone = TimeZone(identifier: zoneName) else {
                 throw MockError(
@@ -124,39 +123,31 @@ extension Intra42Mock {
     /// The campus named by the `{id}` path parameter.
     func pathCampus(_ request: MockRequest, in state: Intra42State) throws(MockError) -> JSONValue {
         let id = request.pathParameters["id"] ?? ""
-        guard let number = Int(id), let campus = state.campuses.first(where: { $0["id"] == .integer(number) }) else {
+        guard let number = Int(id), let campus = state.campus(String(number)) else {
             throw MockError(.notFound, "campus \(id) does not exist")
         }
         return campus
     }
 
-    /// `GET /v2/campus/{id}`.
-    func campus(_ request: MockRequest) throws -> MockResponse {
-        try store.read { state throws in .json(try pathCampus(request, in: state)) }
-    }
-
-    /// `GET /v2/campus/{id}/locations` (its sessions, the latest first; `filter[active]=true` is who is logged in now)
-    /// and `GET /v2/campus/{id}/events` (its events, the latest `begin_at` first; `filter[future]=true` keeps those
-    /// still to come), by the resource engine.
+    /// `GET /v2/campus/{id}`, `GET /v2/campus/{id}/locations` (its sessions, the latest first; `filter[active]=true`
+    /// is who is logged in now) and `GET /v2/campus/{id}/events` (its events, the latest `begin_at` first;
+    /// `filter[future]=true` keeps those still to come), by the resource engine; `{id}` is read as a number (`09` is
+    /// campus 9), as Rails reads it.
     /// - Throws: ``MockError`` 404 for an unknown campus, 400 for an undeclared filter.
-    func campusList(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
+    func campusRequest(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        _ = try store.read { state throws in try pathCampus(request, in: state) }
+        var request = request
+        let campus = try store.read { state throws in try pathCampus(request, in: state) }
+        request.pathParameters["id"] = campus["id"].flatMap(ResourceItems.text)
         return try await resources.handle(request, endpoint: endpoint)
     }
 
     // MARK: Search
 
-    /// `GET /v2/users?search[login]=…`: users whose login contains the text (ignoring case), by login.
-    func searchUsers(_ request: MockRequest, endpoint: AnyEndpoint) throws -> MockResponse {
+    /// `GET /v2/users?search[login]=…`: users whose login contains the text (ignoring case), by login, by the
+    /// resource engine.
+    func searchUsers(_ request: MockRequest, endpoint: AnyEndpoint) async throws -> MockResponse? {
         try Intra42Filters.rejectUnknown(request, endpoint: endpoint)
-        let text = (request.query["search[login]"] ?? "").lowercased()
-        return store.read { state in
-            let rows = state.users
-                .filter { text.isEmpty || $0.login.lowercased().contains(text) }
-                .sorted { $0.login < $1.login }
-                .map(\.summary)
-            return LinkHeaderPage(request.query).response(rows, for: request, path: request.path)
-        }
+        return try await resources.handle(request, endpoint: endpoint)
     }
 }

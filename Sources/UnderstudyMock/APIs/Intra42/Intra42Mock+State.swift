@@ -2,13 +2,13 @@ import Foundation
 import UnderstudyCore
 import UnderstudySpecs
 
-/// Everything the intra42 mock remembers: the seeded intranet (users, campuses, coalitions) and what the
-/// resource engine serves (memberships, projects, sessions, events, slots), and the OAuth grants it issued.
+/// Everything the intra42 mock remembers: the seeded intranet (users, coalitions) and what the resource engine
+/// serves (campuses, memberships, projects, sessions, events, slots), and the OAuth grants it issued.
 ///
 /// Display-only resources are kept as the JSON the API sends (so a `--fixtures` file is served as
 /// written); what the handlers reason about (owners, times, tokens) is kept in typed fields next to it.
-/// What writes change (slots, tokens, counters) is kept in tables; what only the seed writes is kept as
-/// whole values.
+/// What writes change (slots, tokens, counters) and what the engine lists are kept in tables; what only the
+/// seed writes and only the overlay reads (coalitions, authorization codes) is kept as whole values.
 @dynamicMemberLookup
 struct Intra42State: StoredState {
     var users = StateTable<Intra42UserRecord>()
@@ -32,7 +32,7 @@ struct Intra42State: StoredState {
     }
 
     /// The intranet's values and the counters, read and written as if they were the state's own
-    /// (`state.campuses`, `state.nextSlotID += 1`).
+    /// (`state.coalitions`, `state.nextSlotID += 1`).
     subscript<Value>(dynamicMember keyPath: WritableKeyPath<Intra42Intranet, Value>) -> Value {
         get { intranet.value[keyPath: keyPath] }
         set { intranet.value[keyPath: keyPath] = newValue }
@@ -48,14 +48,22 @@ struct Intra42State: StoredState {
 
     /// The resource of the slots.
     static let slots = "slots"
-    /// The resources of `GET /v2/users/{login}/coalitions_users` and `/projects_users`, of the sessions
+    /// The resources of `GET /v2/users` (the users' summaries), of `GET /v2/campus/{id}`, of
+    /// `GET /v2/users/{login}/coalitions_users` and `/projects_users`, of the sessions
     /// (`GET /v2/users/{login}/locations` and `GET /v2/campus/{id}/locations`) and of `GET /v2/campus/{id}/events`.
+    static let users = "users"
+    static let campus = "campus"
     static let coalitionsUsers = "coalitions_users"
     static let projectsUsers = "projects_users"
     static let locations = "locations"
     static let events = "events"
     /// The resources the generic engine serves.
-    static let served: Set<String> = [slots, coalitionsUsers, projectsUsers, locations, events]
+    static let served: Set<String> = [slots, users, campus, coalitionsUsers, projectsUsers, locations, events]
+
+    /// The campus with an id (`9`, as its path names it).
+    func campus(_ id: String) -> JSONValue? {
+        resources.tables[Self.campus]?[key: ResourceRow.key(parent: [:], id: id)]?.item
+    }
 
     /// A user's memberships (`CoalitionUser` objects), in membership order.
     func memberships(of user: Intra42UserRecord) -> [JSONValue] {
@@ -113,8 +121,6 @@ struct Intra42State: StoredState {
 
 /// The seeded resources of the intranet that no request changes.
 struct Intra42Intranet: Codable, Sendable {
-    /// Full `Campus` objects.
-    var campuses: [JSONValue] = []
     /// `Coalition` objects; their `score` is the coalition's total.
     var coalitions: [JSONValue] = []
     var authorizationCodes: [Intra42AuthorizationCode] = []

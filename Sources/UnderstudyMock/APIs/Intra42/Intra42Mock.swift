@@ -51,7 +51,8 @@ package struct Intra42Mock: ReadsFixtures {
         let seed = try builder.build()
         self.application = application
         self.configuration = configuration
-        // Its third layout: the slots (second), then projects, sessions and events became the resource engine's rows.
+        // Its third layout: the slots (second), then the campuses, memberships, projects, sessions and events became
+        // the resource engine's rows.
         store = try await configuration.stateStore(seed: seed, for: "intra42", kind: "UnderstudyMock.Intra42State 3")
         resources = ResourceEngine(
             spec: Intra42.spec, graph: ResourceGraph(spec: Intra42.spec),
@@ -112,10 +113,9 @@ package struct Intra42Mock: ReadsFixtures {
             "GET /v2/users/{login}/locations":
             return try await userList(request, endpoint: endpoint)
         case "GET /v2/users/{login}/locations_stats": return try locationsStats(request)
-        case "GET /v2/campus/{id}": return try campus(request)
-        case "GET /v2/campus/{id}/locations", "GET /v2/campus/{id}/events":
-            return try await campusList(request, endpoint: endpoint)
-        case "GET /v2/users": return try searchUsers(request, endpoint: endpoint)
+        case "GET /v2/campus/{id}", "GET /v2/campus/{id}/locations", "GET /v2/campus/{id}/events":
+            return try await campusRequest(request, endpoint: endpoint)
+        case "GET /v2/users": return try await searchUsers(request, endpoint: endpoint)
         case "GET /v2/me/slots": return try await mySlots(request, endpoint: endpoint)
         case "POST /v2/slots": return try await createSlots(request)
         case "DELETE /v2/slots/{id}": return try await deleteSlot(request, endpoint: endpoint)

@@ -35,7 +35,7 @@ extension Intra42SeedBuilder {
             members["displayname"] = summary["displayname"] ?? .string(login)
             members["image"] = summary["image"] ?? members["image"]
             let campusID = summary["primary_campus_id"]?.numberValue?.intValue
-            if let campusID, let campus = state.campuses.first(where: { $0["id"] == .integer(campusID) }) {
+            if let campusID, let campus = campuses.first(where: { $0["id"] == .integer(campusID) }) {
                 members["campus"] = [Self.embed(campus)]
             }
             upsert(Intra42UserRecord(id: id, login: login, profile: .object(members), primaryCampusID: campusID))
@@ -57,8 +57,8 @@ extension Intra42SeedBuilder {
             }
         }
         if let campus = fileBody("GET /v2/campus/{id}"), let id = campus["id"] {
-            state.campuses.removeAll { $0["id"] == id }
-            state.campuses.append(campus)
+            campuses.removeAll { $0["id"] == id }
+            campuses.append(campus)
         }
         if let rows = fileBody("GET /v2/users/{login}/coalitions")?.arrayValue {
             let ids = rows.compactMap { $0["id"] }
@@ -143,10 +143,10 @@ extension Intra42SeedBuilder {
             var embeds: [JSONValue] = []
             for embed in members["campus"]?.arrayValue ?? [] {
                 guard let id = embed["id"] else { continue }
-                if let campus = state.campuses.first(where: { $0["id"] == id }) {
+                if let campus = campuses.first(where: { $0["id"] == id }) {
                     embeds.append(Self.embed(campus))
                 } else {
-                    state.campuses.append(Self.campus(from: embed))
+                    campuses.append(Self.campus(from: embed))
                     embeds.append(embed)
                 }
             }
@@ -157,7 +157,7 @@ extension Intra42SeedBuilder {
             state.users[index].profile = .object(members)
             state.users[index].primaryCampusID = embeds[0]["id"]?.numberValue?.intValue
         }
-        let campusIDs = state.campuses.compactMap { $0["id"] }
+        let campusIDs = campuses.compactMap { $0["id"] }
         for index in locations.indices
         where !campusIDs.contains(locations[index].body["campus_id"] ?? .null) {
             let owner = state.users.first { $0.id == locations[index].userID }
@@ -209,13 +209,13 @@ extension Intra42SeedBuilder {
         var slotIDs = Set<Int>()
         slots.removeAll { !slotIDs.insert($0.id).inserted }
         state.nextSlotID = (slots.map(\.id).max() ?? 70_000_000) + 1
-        for index in state.campuses.indices
-        where [Self.lyon["id"], Self.paris["id"]].contains(state.campuses[index]["id"]) {
-            let id = state.campuses[index]["id"]?.numberValue?.intValue
+        for index in campuses.indices
+        where [Self.lyon["id"], Self.paris["id"]].contains(campuses[index]["id"]) {
+            let id = campuses[index]["id"]?.numberValue?.intValue
             let count = state.users.filter { user in
                 user.profile["campus"]?.arrayValue?.contains { $0["id"]?.numberValue?.intValue == id } == true
             }.count
-            state.campuses[index] = Self.setting("users_count", to: .integer(count), in: state.campuses[index])
+            campuses[index] = Self.setting("users_count", to: .integer(count), in: campuses[index])
         }
     }
 

@@ -21,6 +21,8 @@ struct Intra42SeedBuilder {
     var state = Intra42State()
     /// The slots, opened in the state once the users are final (``Intra42State/open(_:)``).
     var slots: [Intra42SlotRecord] = []
+    /// Full `Campus` objects.
+    var campuses: [JSONValue] = []
     /// The users' coalitions, each user's in membership order.
     var memberships: [Intra42Membership] = []
     /// `ProjectUser` objects by owner, each user's newest attempt first.
@@ -67,7 +69,7 @@ struct Intra42SeedBuilder {
     // MARK: Build
 
     mutating func build() throws -> Intra42State {
-        state.campuses = [Self.lyon, Self.paris]
+        campuses = [Self.lyon, Self.paris]
         state.coalitions = Self.coalitions.map { coalition in
             [
                 "id": .integer(coalition.id), "name": .string(coalition.name), "slug": .string(coalition.slug),
@@ -92,9 +94,15 @@ struct Intra42SeedBuilder {
         ]
         // A slot is the JSON the API answers: opened once its user's login is final.
         for slot in slots { try state.open(slot) }
-        // The lists the resource engine serves: memberships, projects and sessions under their user's login (a
-        // membership or a project user has no id of its own: its place is one), events under no campus (their
-        // `campus_ids` filter them).
+        // What the resource engine serves: the users' summaries (the users stay the overlay's: profiles, grants) and
+        // the campuses; memberships, projects and sessions under their user's login (a membership or a project user
+        // has no id of its own: its place is one); events under no campus (their `campus_ids` filter them).
+        let summaries = state.users.map { ResourceRow(parent: [:], id: $0.login, item: $0.summary) }
+        for summary in summaries { state.resources.tables[Intra42State.users]?.append(summary) }
+        for campus in campuses {
+            state.resources.tables[Intra42State.campus]?.append(
+                ResourceRow(parent: [:], id: ResourceItems.text(campus["id"] ?? .null) ?? "", item: campus))
+        }
         let logins = Dictionary(state.users.map { ($0.id, $0.login) }, uniquingKeysWith: { first, _ in first })
         func login(_ id: Int) -> String { logins[id] ?? String(id) }
         for (index, membership) in memberships.enumerated() {
