@@ -62,7 +62,7 @@ public struct Resource: Sendable, Hashable {
     /// (`GET /v2/campus/{id}/events`: the events whose `campus_ids` hold `id`).
     public func listsAcrossParents(_ endpoint: AnyEndpoint) -> Bool {
         guard parent != nil else { return false }
-        let filters = Set(endpoint.parameters.filter { $0.location == .path && $0.meaning != nil }.map(\.name))
+        let filters = endpoint.filteringPathParameters
         return zip(collection.segments, endpoint.path.segments).contains { mine, theirs in
             switch (mine, theirs) {
             case (.literal, _): mine != theirs
@@ -70,6 +70,13 @@ public struct Resource: Sendable, Hashable {
             default: false
             }
         }
+    }
+}
+
+extension AnyEndpoint {
+    /// The path parameters that filter a list's items (they declare a ``QueryMeaning``) rather than name a parent.
+    public var filteringPathParameters: Set<String> {
+        Set(parameters.filter { $0.location == .path && $0.meaning != nil }.map(\.name))
     }
 }
 

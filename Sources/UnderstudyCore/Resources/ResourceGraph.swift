@@ -505,10 +505,8 @@ package struct ResourceInference {
         /// The identifier members declarations name, by resource: an action's item path may come after the list's.
         var members: [String: String] = [:]
         // A path whose parameter filters the items (a meaning) is not the collection's, where another path is.
-        let filters = { (endpoint: AnyEndpoint) in
-            endpoint.parameters.contains { $0.location == .path && $0.meaning != nil }
-        }
-        for endpoint in spec.endpoints.filter({ !filters($0) }) + spec.endpoints.filter(filters) {
+        let filtering = spec.endpoints.filter { !$0.filteringPathParameters.isEmpty }
+        for endpoint in spec.endpoints.filter({ $0.filteringPathParameters.isEmpty }) + filtering {
             guard case .operation(let name, let role, let member)? = endpoint.resource else { continue }
             let index: Int
             if let existing = resources.firstIndex(where: { $0.name == name }) {

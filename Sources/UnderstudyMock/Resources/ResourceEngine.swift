@@ -44,6 +44,8 @@ struct ResourceEngine<State: StoredState>: Sendable {
         /// the resource's items are owned (a list of anyone's walks only when no item is).
         let keptOrder: Bool
         let owned: Bool
+        /// Whether the endpoint lists every parent's items (``Resource/listsAcrossParents(_:)``).
+        let acrossParents: Bool
     }
 
     /// Creates the engine of `spec`'s resources, over the tables at `tables` in `store`'s state.
@@ -69,7 +71,8 @@ struct ResourceEngine<State: StoredState>: Sendable {
                 guard let endpoint = spec.endpoint(operation.endpoint) else { continue }
                 plans[operation.endpoint] = Plan(
                     resource: resource, operation: operation, endpoint: endpoint, ownerMember: ownership?.member,
-                    keptOrder: !order.isEmpty && endpoint.order == order, owned: ownership != nil)
+                    keptOrder: !order.isEmpty && endpoint.order == order, owned: ownership != nil,
+                    acrossParents: resource.listsAcrossParents(endpoint))
             }
         }
         self.plans = plans
@@ -466,7 +469,7 @@ struct Place {
     init<State>(request: MockRequest, plan: ResourceEngine<State>.Plan) {
         let own = plan.endpoint.path.segments
         let collection = plan.resource.collection.segments
-        acrossParents = plan.resource.listsAcrossParents(plan.endpoint)
+        acrossParents = plan.acrossParents
         // The collection's parameters bind items to their parent's; under no parent resource they name nothing
         // the mock keeps (`/repositories/{owner}/pulls` with no `repositories` items): any value reaches every item.
         for (index, segment) in collection.enumerated() where plan.resource.parent != nil && !acrossParents {

@@ -487,9 +487,7 @@ struct ListCriteria {
     /// meaning (its default too; a `when-true` flag left `false` asks nothing), or of one named after a member.
     func asksAnything(_ query: QueryItems) -> Bool {
         guard body.isEmpty else { return true }
-        if endpoint.parameters.contains(where: { $0.location == .path && $0.meaning != nil && path[$0.name] != nil }) {
-            return true
-        }
+        if endpoint.filteringPathParameters.contains(where: { path[$0] != nil }) { return true }
         for parameter in endpoint.parameters where parameter.location == .query && !Self.isPaging(parameter.name) {
             if let meaning = parameter.meaning {
                 guard let asked = query[parameter.name] ?? parameter.defaultValue.flatMap(ResourceItems.text) else {

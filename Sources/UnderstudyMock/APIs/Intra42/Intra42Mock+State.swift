@@ -66,14 +66,19 @@ struct Intra42State: StoredState {
     }
 
     /// A user's memberships (`CoalitionUser` objects), in membership order.
-    func memberships(of user: Intra42UserRecord) -> [JSONValue] {
-        resources.tables[Self.coalitionsUsers]?.rows(in: ResourceRow.group(["login": user.login])).map(\.item) ?? []
-    }
+    func memberships(of user: Intra42UserRecord) -> [JSONValue] { items(of: Self.coalitionsUsers, of: user) }
 
     /// A user's sessions (`Location` objects), as `GET /v2/users/{login}/locations` lists them.
-    func sessions(of user: Intra42UserRecord) -> [JSONValue] {
-        resources.tables[Self.locations]?.rows(in: ResourceRow.group(["login": user.login])).map(\.item) ?? []
+    func sessions(of user: Intra42UserRecord) -> [JSONValue] { items(of: Self.locations, of: user) }
+
+    /// The items of a resource kept under a user's login, in the order they were seeded.
+    private func items(of resource: String, of user: Intra42UserRecord) -> [JSONValue] {
+        resources.tables[resource]?.rows(in: ResourceRow.group(Self.parent(of: user.login))).map(\.item) ?? []
     }
+
+    /// Where a user's items are kept: under their login, as the engine names the parent of
+    /// `/v2/users/{login}/…`.
+    static func parent(of login: String) -> [String: String] { ["login": login] }
 
     /// The groups of a slot: its user and each quarter hour it covers, so an overlap check looks at the
     /// quarters of the new range only (a slot longer than a day is in its user's `long` group).
@@ -153,7 +158,7 @@ struct Intra42UserRecord: StateRow {
 }
 
 /// A user's membership of a coalition (`GET /v2/users/{login}/coalitions_users`), as the seed builds it.
-struct Intra42Membership: Codable, Sendable, Hashable {
+struct Intra42Membership: Hashable {
     var userID: Int
     var coalitionID: Int
     var score: Int?
@@ -161,7 +166,7 @@ struct Intra42Membership: Codable, Sendable, Hashable {
 }
 
 /// A resource row owned by a user, as the seed builds it.
-struct Intra42OwnedRow: Codable, Sendable {
+struct Intra42OwnedRow {
     var userID: Int
     var body: JSONValue
 }

@@ -97,35 +97,27 @@ struct Intra42SeedBuilder {
         // What the resource engine serves: the users' summaries (the users stay the overlay's: profiles, grants) and
         // the campuses; memberships, projects and sessions under their user's login (a membership or a project user
         // has no id of its own: its place is one); events under no campus (their `campus_ids` filter them).
-        let summaries = state.users.map { ResourceRow(parent: [:], id: $0.login, item: $0.summary) }
-        for summary in summaries { state.resources.tables[Intra42State.users]?.append(summary) }
-        for campus in campuses {
-            state.resources.tables[Intra42State.campus]?.append(
-                ResourceRow(parent: [:], id: ResourceItems.text(campus["id"] ?? .null) ?? "", item: campus))
-        }
         let logins = Dictionary(state.users.map { ($0.id, $0.login) }, uniquingKeysWith: { first, _ in first })
-        func login(_ id: Int) -> String { logins[id] ?? String(id) }
-        for (index, membership) in memberships.enumerated() {
-            let row = Intra42.CoalitionUser(
-                coalitionId: membership.coalitionID, score: membership.score, rank: membership.rank)
-            state.resources.tables[Intra42State.coalitionsUsers]?.append(
-                ResourceRow(
-                    parent: ["login": login(membership.userID)], id: String(index),
-                    item: try Intra42.spec.wireJSON(row)))
+        /// A row of `item`, named by `id` (else its `id` member), under its user's login when it has one.
+        func row(_ item: JSONValue, id: String? = nil, user: Int? = nil) -> ResourceRow {
+            ResourceRow(
+                parent: user.map { Intra42State.parent(of: logins[$0] ?? String($0)) } ?? [:],
+                id: id ?? ResourceItems.text(item["id"] ?? .null) ?? "", item: item)
         }
-        for (index, row) in projectsUsers.enumerated() {
-            state.resources.tables[Intra42State.projectsUsers]?.append(
-                ResourceRow(parent: ["login": login(row.userID)], id: String(index), item: row.body))
-        }
-        for row in locations {
-            state.resources.tables[Intra42State.locations]?.append(
-                ResourceRow(
-                    parent: ["login": login(row.userID)], id: ResourceItems.text(row.body["id"] ?? .null) ?? "",
-                    item: row.body))
-        }
-        for event in events {
-            state.resources.tables[Intra42State.events]?.append(
-                ResourceRow(parent: [:], id: ResourceItems.text(event["id"] ?? .null) ?? "", item: event))
+        let rows: [String: [ResourceRow]] = [
+            Intra42State.users: state.users.map { row($0.summary, id: $0.login) },
+            Intra42State.campus: campuses.map { row($0) },
+            Intra42State.coalitionsUsers: try memberships.enumerated().map { index, membership in
+                let item = Intra42.CoalitionUser(
+                    coalitionId: membership.coalitionID, score: membership.score, rank: membership.rank)
+                return row(try Intra42.spec.wireJSON(item), id: String(index), user: membership.userID)
+            },
+            Intra42State.projectsUsers: projectsUsers.enumerated().map { row($1.body, id: String($0), user: $1.userID) },
+            Intra42State.locations: locations.map { row($0.body, user: $0.userID) },
+            Intra42State.events: events.map { row($0) },
+        ]
+        for (resource, rows) in rows {
+            for row in rows { state.resources.tables[resource]?.append(row) }
         }
         return state
     }
