@@ -172,7 +172,7 @@ let package = Package(
             name: "UnderstudyCheckTests",
             dependencies: [
                 "UnderstudyCheck", "UnderstudyCore", "UnderstudySpecs", "UnderstudyMock", "UnderstudyMockServer",
-                "UnderstudyPostgREST", "UnderstudyTesting",
+                "UnderstudyOpenAPI", "UnderstudyPostgREST", "UnderstudyTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -66,6 +66,14 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Run the writes: the API's write scenario, or an exploration of the document's resources; both clean up.")
     var allowWrites = false
 
+    @Flag(
+        help: """
+            With --allow-writes, also send the writes that change what the run did not make (deletes and changes of \
+            collections and of items it did not create, bulk and filtered actions). Only for a server whose data may \
+            be lost.
+            """)
+    var destructive = false
+
     @Flag(help: "Skip the probes (unknown ids, refused tokens, invalid values, list semantics).")
     var noProbes = false
 
@@ -145,6 +153,7 @@ struct Check: AsyncParsableCommand {
             throw ValidationError("--client-id needs --client-secret (or $UNDERSTUDY_CLIENT_SECRET)")
         }
         guard clientSecret == nil || clientId != nil else { throw ValidationError("--client-secret needs --client-id") }
+        guard !destructive || allowWrites else { throw ValidationError("--destructive needs --allow-writes") }
         guard otherToken == nil || allowWrites else {
             throw ValidationError("--other-token needs --allow-writes: it asks for the items the run makes")
         }
@@ -223,11 +232,29 @@ struct Check: AsyncParsableCommand {
                 timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBodyBytes, retries: retries),
             maximumFindingsPerResponse: maxFindingsPerResponse, minimumCoverage: minCoverage.map { $0 / 100 })
         options.strict = strict
-        var reports: [CheckReport] = []
+        options.destructive = destructive
         let transport = HTTPTransport(options: options.transport)
-        for spec in try appSpecs() {
-            reports.append(await Checker(spec: spec, options: options).run(transport: transport))
+        let specs = try appSpecs()
+        // SIGINT or SIGTERM stops the run; it still removes what it made and reports. A second one ends it at once.
+        let signals = SignalWaiter()
+        let checking = Task { [options] in
+            var reports: [CheckReport] = []
+            for spec in specs where !Task.isCancelled {
+                reports.append(await Checker(spec: spec, options: options).run(transport: transport))
+            }
+            return reports
         }
+        let watching = Task {
+            let name = await signals.next()
+            guard !Task.isCancelled else { return }
+            FileHandle.standardError.write(Data("\(name): stopping; removing what the run made\n".utf8))
+            checking.cancel()
+            _ = await signals.next()
+            guard !Task.isCancelled else { return }
+            Foundation.exit(130)
+        }
+        let reports = await checking.value
+        watching.cancel()
         await transport.shutdown()
         if let junit {
             do {

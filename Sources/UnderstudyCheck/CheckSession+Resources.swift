@@ -29,21 +29,23 @@ extension CheckSession {
         values.merge(linked) { given, _ in given }
         var guessed = false
         var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
+        // A parameter inside a segment (`{Sid}.json`) is filled like one that is the whole segment.
         for (index, segment) in segments.enumerated() {
-            guard case .parameter(let name) = segment, values[name] == nil else { continue }
-            var owner: String?
-            if index > 0, case .literal(let text) = segments[index - 1] { owner = text }
-            let list = ResourceInference.shape(Array(segments[..<index]))
-            if let found = ParameterDiscovery.value(for: name, owner: owner, listPath: list, in: bodies) {
-                values[name] = found.value
-                if !found.certain { guessed = true }
-                continue
+            for name in segment.parameterNames where values[name] == nil {
+                var owner: String?
+                if index > 0, case .literal(let text) = segments[index - 1] { owner = text }
+                let list = ResourceInference.shape(Array(segments[..<index]))
+                if let found = ParameterDiscovery.value(for: name, owner: owner, listPath: list, in: bodies) {
+                    values[name] = found.value
+                    if !found.certain { guessed = true }
+                    continue
+                }
+                guard guessing else { return nil }
+                guessed = true
+                let parameter = endpoint.parameters.first { $0.location == .path && $0.name == name }
+                values[name] = Self.text(
+                    parameter?.example ?? generator.value(for: parameter?.schema ?? .string(), name: name))
             }
-            guard guessing else { return nil }
-            guessed = true
-            let parameter = endpoint.parameters.first { $0.location == .path && $0.name == name }
-            values[name] = Self.text(
-                parameter?.example ?? generator.value(for: parameter?.schema ?? .string(), name: name))
         }
         return PathValues(values: values, guessed: guessed)
     }
@@ -154,9 +156,8 @@ extension CheckSession {
                 let ids = (answer.arrayValue ?? [answer]).compactMap { $0[member].flatMap(Self.scalar) }
                 if !ids.isEmpty { return ids }
             }
-            for name in [member, resource.identifier?.parameter].compactMap({ $0 }) {
-                if let id = body?[name].flatMap(Self.scalar) { return [id] }
-            }
+            let names = [member, resource.identifier?.parameter].compactMap { $0 }
+            if let body, let id = Self.identifier(in: body, named: names, at: operation.answer) { return [id] }
             if let location = response.headers["Location"],
                 let last = location.split(separator: "?")[0].split(separator: "/").last
             {
@@ -164,6 +165,24 @@ extension CheckSession {
             }
             return []
         }
+    }
+
+    /// An item's identifier in an answer whose schema may not declare it: a member of one of `names` at the top, at
+    /// the answer's pointer, or one level down (`{"data": {"id": "b1"}, "permissions": {...}}`, a first member
+    /// that is an object wins).
+    static func identifier(in body: JSONValue, named names: [String], at pointer: JSONPointer?) -> String? {
+        var places = [body]
+        if let pointer, let answer = body[pointer: pointer] { places.append(answer) }
+        if case .object(let members) = body {
+            places += members.keys.sorted().compactMap { key in
+                if case .object = members[key]! { return members[key]! }
+                return nil
+            }
+        }
+        for place in places {
+            for name in names { if let id = place[name].flatMap(scalar) { return id } }
+        }
+        return nil
     }
 
     /// The id an item-level path names (the segment after the collection's).

@@ -40,6 +40,9 @@ public struct CheckOptions: Sendable {
     /// Whether findings that rest on an assumption of the spec keep their severity (`--strict`); otherwise they
     /// are warnings at most.
     public var strict = false
+    /// Whether writes may change what the run did not make (`--destructive`), for a server whose data may be lost;
+    /// by default a run changes only the items it made (``WritePolicy``).
+    public var destructive = false
 
     public init(
         baseURL: String, credentials: Credentials = Credentials(), parameters: [String: String] = [:],
@@ -327,6 +330,14 @@ final class CheckSession: Sendable {
         _ endpoint: AnyEndpoint, _ request: OutgoingRequest, expecting expected: Set<HTTPStatus>?,
         path: [String: String] = [:]
     ) async -> (exchange: Exchange, body: JSONValue?) {
+        // An interrupted run sends nothing new; its clean-up runs in a task of its own.
+        if Task.isCancelled {
+            return (Exchange(request: request, outcome: .failure(TransportFailure(.other, "interrupted"))), nil)
+        }
+        if let reason = refusal(of: request, for: endpoint) {
+            skip(endpoint, because: "not sent: \(reason) (--destructive sends it)")
+            return (Exchange(request: request, outcome: .failure(TransportFailure(.other, reason))), nil)
+        }
         if state.withLock({ state in
             defer { state.largeAnswerFreed = false }; return state.largeAnswerFreed
         }) {

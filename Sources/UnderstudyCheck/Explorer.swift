@@ -22,21 +22,39 @@ struct Explorer {
     let session: CheckSession
     var spec: APISpec { session.spec }
 
+    /// Interrupted (the task cancelled: SIGINT or SIGTERM in the CLI), it sends nothing new but still removes, in
+    /// reverse, every item it made.
     func run() async {
         var made: [(resource: Resource, item: ResourceLedger.Item)] = []
         // A declared table's rows are named by filters: ``exploreTables()`` explores them.
         for resource in session.graph.resources where !isTableEndpoint(resource.collection) {
-            guard let (items, sent) = await create(resource), let first = items.first else { continue }
+            guard !Task.isCancelled else { break }
+            var created = await create(resource)
+            if created == nil { created = await createByPut(resource) }
+            guard let (items, sent) = created, let first = items.first else { continue }
             made += items.map { (resource, $0) }
             await exercise(resource, first, sent: sent)
             await asAnotherUser(resource, first)
         }
-        await exploreTables()
-        for target in spec.writeHints.targets { await act(target) }
-        await otherWrites()
-        await session.checkLinkedReads()
-        for (resource, item) in made.reversed() { await remove(item, of: resource) }
-        for flow in spec.writeHints.flows { await flow.scenario.run(in: session) }
+        if !Task.isCancelled {
+            // A table's rows are deleted by the ids of the rows the run inserted; what the spec declares runs as
+            // declared.
+            await WritePolicy.$vouched.withValue(true) {
+                await exploreTables()
+                for target in spec.writeHints.targets { await act(target) }
+            }
+            await otherWrites()
+            await session.checkLinkedReads()
+        }
+        // Not cancelled with the run: what it made goes, also when it was interrupted.
+        let removals = made.reversed()
+        await Task { [self] in
+            for (resource, item) in removals { await remove(item, of: resource) }
+        }.value
+        guard !Task.isCancelled else { return }
+        await WritePolicy.$vouched.withValue(true) {
+            for flow in spec.writeHints.flows { await flow.scenario.run(in: session) }
+        }
         await endSession()
     }
 
@@ -134,6 +152,49 @@ struct Explorer {
             for item in items { state.items.add(item, of: resource.name) }
         }
         return (items, body)
+    }
+
+    /// Creates an item by `PUT` on an id of the run's own (`PUT /accounts/understudy-accounts-1`), where the resource
+    /// has no create that made one and its replace documents `201 Created`: a contents or accounts API names its
+    /// items by their path. The id is read first and must be absent, so nothing there is replaced.
+    private func createByPut(_ resource: Resource) async -> ([ResourceLedger.Item], JSONValue?)? {
+        guard let parameter = resource.identifier?.parameter,
+            let endpoint = resource.operations(.replace).compactMap({ spec.endpoint($0.endpoint) }).first(where: {
+                $0.method == .put && ($0.success == .created || $0.successes.contains(.created))
+                    && $0.path.parameterNames.last == parameter
+            }),
+            explores(endpoint)
+        else { return nil }
+        let short = resource.name.split(separator: ".").last.map(String.init) ?? resource.name
+        let id = "understudy-\(short)-\(session.options.seed)"
+        guard let path = session.pathValues(for: endpoint, guessing: true, preset: [parameter: id]),
+            let body = await body(for: endpoint)
+        else { return nil }
+        if let read = resource.operation(.read).flatMap({ spec.endpoint($0.endpoint) }), session.canCall(read) {
+            let readPath = values(for: read, from: path.values, of: endpoint)
+            let request = session.request(read, path: readPath, query: session.queryValues(for: read))
+            let (exchange, _) = await session.perform(read, request, expecting: [.notFound], path: readPath)
+            guard exchange.response?.status == 404 else { return nil }
+        }
+        let item = ResourceLedger.Item(
+            parent: ResourceGraph.renamed(path.values, from: endpoint.path, to: resource.collection), id: id,
+            created: true)
+        // The run names the item before it exists, so the write policy lets the `PUT` through.
+        session.state.withLock { $0.items.add(item, of: resource.name) }
+        let request = session.request(endpoint, path: path.values, query: session.queryValues(for: endpoint), body: body)
+        let (exchange, _) = await send(endpoint, request, path: path)
+        guard let status = exchange.response?.status, (200..<300).contains(status) else {
+            session.state.withLock { $0.items.remove(item, of: resource.name) }
+            return nil
+        }
+        return ([item], body)
+    }
+
+    /// Path values of `endpoint` renamed for `other`, an endpoint on the same item.
+    private func values(for other: AnyEndpoint, from values: [String: String], of endpoint: AnyEndpoint)
+        -> [String: String]
+    {
+        ResourceGraph.renamed(values, from: endpoint.path, to: other.path)
     }
 
     // MARK: Exercise
@@ -271,6 +332,8 @@ struct Explorer {
             // writes made (`DELETE /profiles/{username}/follow`).
             if session.graph.role(of: endpoint.id)?.operation.role == .delete { continue }
             if endpoint.method == .delete, !Self.isBelowAnItem(endpoint.path) { continue }
+            // A delete of a whole collection inside an item is sent when the item's own are gone (``remove(_:of:)``).
+            if endpoint.method == .delete, session.graph.resource(withCollection: endpoint.path) != nil { continue }
             await write(endpoint)
         }
     }
@@ -308,6 +371,7 @@ struct Explorer {
 
     /// Deletes an item the run made, then reads it to see it gone; says so where the API cannot delete it.
     private func remove(_ item: ResourceLedger.Item, of resource: Resource) async {
+        await emptyCollections(in: item, of: resource)
         guard let operation = resource.operation(.delete), let endpoint = spec.endpoint(operation.endpoint) else {
             if let create = resource.operation(.create)?.endpoint {
                 session.note(create, "the created \(resource.name) item \(item.id) stays: the API has no delete for it")
@@ -332,6 +396,20 @@ struct Explorer {
                     message: "\(endpoint.id) answered \(status), and the item is still read (\(response.status))",
                     expected: readEndpoint.documents(.notFound) ? "404" : "a refusal", found: String(response.status))
             ]
+        }
+    }
+
+    /// Deletes each whole collection inside an item the run made (`DELETE /buckets/{own}/collections`), once per run:
+    /// what the run made in it was deleted first, so nothing another request still needs goes with it.
+    private func emptyCollections(in item: ResourceLedger.Item, of resource: Resource) async {
+        let reached = session.state.withLock { $0.reached }
+        for endpoint in spec.endpoints where endpoint.method == .delete && reached[endpoint.id] == nil {
+            guard let child = session.graph.resource(withCollection: endpoint.path),
+                child.parent?.resource == resource.name, explores(endpoint)
+            else { continue }
+            let path = values(of: item, in: resource, for: endpoint)
+            let request = session.request(endpoint, path: path, query: session.queryValues(for: endpoint))
+            await send(endpoint, request, path: PathValues(values: path))
         }
     }
 

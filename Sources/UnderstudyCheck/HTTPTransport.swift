@@ -101,9 +101,13 @@ public final class HTTPTransport: Sendable {
                 try? await Task.sleep(for: timeout)
                 return Task.isCancelled ? nil : .failure(TransportFailure(.timeout, "no complete response within \(timeout)"))
             }
-            let first = await group.next()!!
-            group.cancelAll()
-            return first
+            // The timer gives way (nil) when the run is interrupted: the request's own outcome comes next.
+            while let next = await group.next() {
+                guard let outcome = next else { continue }
+                group.cancelAll()
+                return outcome
+            }
+            return .failure(TransportFailure(.other, "interrupted"))
         }
     }
 

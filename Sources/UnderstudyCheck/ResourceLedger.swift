@@ -39,6 +39,11 @@ struct ResourceLedger {
         gone[resource, default: []].insert(Item(parent: item.parent, id: item.id))
     }
 
+    /// Whether the run created an item (and may change and delete it).
+    func created(_ item: Item, of resource: String) -> Bool {
+        items[resource]?.contains { $0.created && $0.parent == item.parent && $0.id == item.id } ?? false
+    }
+
     /// The first item known of a resource (the check's own first), optionally one this check created.
     func first(of resource: String, created: Bool = false) -> Item? {
         items[resource]?.first { !created || $0.created }

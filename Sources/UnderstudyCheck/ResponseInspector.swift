@@ -17,6 +17,8 @@ extension RuleID {
     public static let bodyEmpty: RuleID = "body.empty"
     public static let bodyUnexpected: RuleID = "body.unexpected"
     public static let bodyTooLarge: RuleID = "body.too-large"
+    /// The document gives a body to a status that has none in HTTP (204, 304): about the document, not the server.
+    public static let bodilessStatusSchema: RuleID = "document.bodiless-status-schema"
     // Transport.
     public static let transportTimeout: RuleID = "transport.timeout"
     public static let transportRefused: RuleID = "transport.connection-refused"
@@ -96,9 +98,13 @@ public struct ResponseInspector: Sendable {
             [endpoint.success] + endpoint.errors + endpoint.responses.compactMap { $0.status.map { HTTPStatus(rawValue: $0) } }
                 + (endpoint.pagination == .range ? [.partialContent] : [])
                 + (endpoint.responses.contains { $0.status == nil } ? [status] : []))
-        let isSuccess = status == endpoint.success || (status == .partialContent && endpoint.pagination == .range)
+        let isSuccess =
+            status == endpoint.success || endpoint.successes.contains(status)
+            || (status == .partialContent && endpoint.pagination == .range)
+        // A redirect the document gives the operation is an answer like any other.
+        let documentsRedirect = endpoint.responses.contains { $0.status == response.status }
         switch response.status {
-        case 300..<400:
+        case 300..<400 where !documentsRedirect:
             let location = response.headers["Location"].map { " to \($0)" } ?? ""
             findings.append(
                 Diagnostic(
@@ -129,14 +135,27 @@ public struct ResponseInspector: Sendable {
                         expected: Self.statuses(expected), found: String(response.status)))
             }
         }
-        // Apps accept any 2xx as success and decode the success model from it.
-        let model: ModelReference? =
+        // Apps accept any 2xx as success and decode the success model from it. An imported document's status it
+        // does not give is judged by no schema: its first error schema is not the API's envelope for every status.
+        var model: ModelReference? =
             if let declared = endpoint.documentedResponse(for: response.status) {
                 declared.model
+            } else if !endpoint.responses.isEmpty {
+                nil
             } else {
                 (200..<300).contains(response.status)
                     ? endpoint.response : response.status >= 400 ? spec.errorEnvelope.model : nil
             }
+        // HTTP gives 204 and 304 no body, whatever the document's schema says (RFC 9110, 15.3.5 and 15.4.5).
+        if [204, 304].contains(response.status), let declared = model {
+            model = nil
+            findings.append(
+                Diagnostic(
+                    .warning, rule: .bodilessStatusSchema,
+                    message: "the document gives \(response.status) a body (\(declared.name)); HTTP sends none with it, "
+                        + "so the answer is judged without one",
+                    expected: "no schema for \(response.status)", found: declared.name))
+        }
         // A body in another media type (XML, text, a file) is the document's; it is not judged.
         if let declared = endpoint.documentedResponse(for: response.status), declared.mediaType != nil, !declared.isJSON {
             return (findings, nil)

@@ -16,15 +16,16 @@ struct CheckMockTests {
     /// verdict under test is conformance, not speed.
     static let patient = HTTPTransport.Options(timeout: .seconds(300))
 
-    static func check(_ spec: APISpec, _ server: MockServer, credentials: Credentials, writes: Bool = true) async
-        -> CheckReport
-    {
-        await Checker(
-            spec: spec,
-            options: CheckOptions(
-                baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes,
-                transport: patient)
-        ).run()
+    /// A check of one of the mocks. They are this test's, so by default the run also sends the writes that change
+    /// what it did not make (`--destructive`), and every endpoint is reached; `destructive: false` is the default
+    /// of `understudy check`.
+    static func check(
+        _ spec: APISpec, _ server: MockServer, credentials: Credentials, writes: Bool = true, destructive: Bool = true
+    ) async -> CheckReport {
+        var options = CheckOptions(
+            baseURL: server.baseURL.absoluteString, credentials: credentials, allowWrites: writes, transport: patient)
+        options.destructive = destructive
+        return await Checker(spec: spec, options: options).run()
     }
 
     /// The findings above notes, as lines, for a readable failure.
@@ -148,6 +149,27 @@ struct CheckMockTests {
             // The throwaway account is gone and the demo user's session was closed.
             let output = CheckReportRenderer.json([report])
             #expect(!output.contains("Passw0rd!"))
+        }
+    }
+
+    /// Without `--destructive` the run leaves the seeded user's own data alone: the writes that would change what it
+    /// did not make (a seeded notification read, the profile replaced) are not sent, and say why.
+    @Test func aGuestRunLeavesTheSeededUsersDataAlone() async throws {
+        try await withMockServer(.videgreniers) { server in
+            let credentials = Credentials(login: ("demo@videgreniers.test", "Passw0rd!"))
+            let report = await Self.check(VideGreniers.spec, server, credentials: credentials, destructive: false)
+            #expect(Self.problems(report) == [])
+            var skipped: [String: String] = [:]
+            for record in report.endpoints { skipped[record.endpoint] = record.skipped }
+            #expect(skipped["PUT /api/user/profile"] == "not sent: PUT /api/user/profile acts on all it names, not on an item the run made (--destructive sends it)")
+            #expect(skipped["PATCH /api/notifications/{notificationId}/read"]?.hasPrefix("not sent: notifications item ") == true)
+        }
+        try await withMockServer(.apinest) { server in
+            let token = try await server.token(for: "camille.dubois@example.com")
+            let report = await Self.check(Achievements.spec, server, credentials: Credentials(token: token), destructive: false)
+            #expect(
+                report.endpoints.first { $0.endpoint == "POST /achievements/notifications/read-all" }?.skipped
+                    == "not sent: its name says it acts on many items (all), not on one the run made (--destructive sends it)")
         }
     }
 

@@ -83,12 +83,15 @@ struct NegativeProbes {
     }
 
     /// A probe that sends `request` and judges the answer with `verdict`.
-    private func send(_ request: OutgoingRequest, to endpoint: AnyEndpoint, judgedBy verdict: RefusalVerdict)
-        -> @Sendable () async -> Void
-    {
+    /// - Parameter unknown: the path value made up to name nothing, if the request has one.
+    private func send(
+        _ request: OutgoingRequest, to endpoint: AnyEndpoint, judgedBy verdict: RefusalVerdict, unknown: String? = nil
+    ) -> @Sendable () async -> Void {
         var verdict = verdict
         verdict.endpoint = endpoint
-        return { [session, verdict] in await session.probe(endpoint, request, judge: verdict.findings) }
+        return { [session, verdict] in
+            await session.probe(endpoint, request, unknown: unknown, judge: verdict.findings)
+        }
     }
 
     // MARK: Unknown id
@@ -113,7 +116,7 @@ struct NegativeProbes {
             spec: spec, expected: .notFound, what: "an unknown \(name) (\(value))", wrongStatus: .probeNotFoundStatus,
             accepted: .probeNotFoundStatus, statusSeverity: isWrite ? .warning : .error,
             refusalSeverity: isWrite ? .note : nil)
-        return send(request, to: endpoint, judgedBy: verdict)
+        return send(request, to: endpoint, judgedBy: verdict, unknown: value)
     }
 
     /// A value of the parameter's type that no server holds: a UUID, an ObjectId, a large integer or a
@@ -160,18 +163,26 @@ struct NegativeProbes {
         let severity: Diagnostic.Severity = endpoint.documents(.unauthorized) ? .error : .warning
         // A write a server lets through without a credential must change nothing: it names an item that does not
         // exist, or its body does not parse.
+        // A refusal for that other fault (404 for the unknown item, 400 or 422 for the body) says nothing of the
+        // credential.
         var path = path
         var body = session.requestBody(for: endpoint).map { $0.serializedBytes() }
+        var unknown: String?
+        var otherFault: (what: String, statuses: Set<Int>)?
         if endpoint.method != .get {
             if let name = endpoint.path.parameterNames.last,
                 let parameter = endpoint.parameters.first(where: { $0.location == .path && $0.name == name })
             {
-                path[name] = Self.unknownValue(for: parameter, seed: session.options.seed)
+                unknown = Self.unknownValue(for: parameter, seed: session.options.seed)
+                path[name] = unknown
+                // Servers refuse what names nothing with 404, 410, or as invalid (400, 422: Chroma's unknown collection).
+                otherFault = ("the unknown \(name)", [400, 404, 410, 422])
             } else if body != nil {
                 body = Array(#"{"understudy": "#.utf8)
+                otherFault = ("the malformed body", [400, 415, 422])
             }
         }
-        return variants.map { [path, body] variant in
+        return variants.map { [path, body, unknown, otherFault] variant in
             var unauthenticated = session.request(endpoint, path: path, query: query, authenticated: false)
             if let body {
                 unauthenticated.body = body
@@ -179,10 +190,11 @@ struct NegativeProbes {
             }
             if let authorization = variant.authorization { unauthenticated.headers.set("Authorization", authorization) }
             let request = unauthenticated
-            let verdict = RefusalVerdict(
+            var verdict = RefusalVerdict(
                 spec: spec, expected: .unauthorized, what: variant.what, wrongStatus: .probeAuthStatus,
                 accepted: .probeAuthNotRefused, challenge: challenge, statusSeverity: severity)
-            return send(request, to: endpoint, judgedBy: verdict)
+            verdict.otherFault = otherFault
+            return send(request, to: endpoint, judgedBy: verdict, unknown: unknown)
         }
     }
 
@@ -284,6 +296,9 @@ struct RefusalVerdict: Sendable {
     /// The endpoint probed: an imported document says per operation what its refusal carries (a body of its own
     /// schema, or none).
     var endpoint: AnyEndpoint?
+    /// A second fault the request carries (an unknown id, a malformed body) and the statuses that refuse it: such a
+    /// refusal may come before the one probed for, so it proves nothing either way.
+    var otherFault: (what: String, statuses: Set<Int>)?
 
     func findings(for response: RecordedResponse) -> [Diagnostic] {
         guard let assumption = spec.assumption(status: expected) else { return judge(response) }
@@ -297,6 +312,15 @@ struct RefusalVerdict: Sendable {
     /// The findings on an answer, the expected status taken as stated (``findings(for:)`` adds what an assumed one
     /// rests on).
     func judge(_ response: RecordedResponse) -> [Diagnostic] {
+        if let otherFault, otherFault.statuses.contains(response.status) {
+            return [
+                Diagnostic(
+                    .note, rule: wrongStatus,
+                    message: "\(what) was answered with \(response.status), a refusal of \(otherFault.what) it also "
+                        + "carries: whether \(expected) comes first is not known",
+                    expected: String(expected.rawValue), found: String(response.status))
+            ]
+        }
         guard response.status == expected.rawValue else {
             let isSuccess = (200..<300).contains(response.status)
             let severity =

@@ -16,11 +16,15 @@ enum Probes {
 extension CheckSession {
     /// Sends a probe and records what `judge` finds in the answer (or the transport failure), each finding
     /// tagged with the endpoint and the request's curl line.
+    /// A write that would change what the run did not make is not sent (``WritePolicy``).
+    /// - Parameter unknown: the path value the probe made up to name nothing, if any.
     /// - Returns: the answer, inflated, when one arrived.
     @discardableResult
-    func probe(_ endpoint: AnyEndpoint, _ request: OutgoingRequest, judge: (RecordedResponse) -> [Diagnostic]) async
-        -> RecordedResponse?
-    {
+    func probe(
+        _ endpoint: AnyEndpoint, _ request: OutgoingRequest, unknown: String? = nil,
+        judge: (RecordedResponse) -> [Diagnostic]
+    ) async -> RecordedResponse? {
+        if Task.isCancelled || refusal(of: request, for: endpoint, unknown: unknown) != nil { return nil }
         let exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
         if let status = exchange.response?.status {
             state.withLock { $0.elicited[endpoint.id, default: []].insert(status) }

@@ -136,6 +136,11 @@ extension AnyEndpoint {
         responses.isEmpty || documentedResponse(for: status.rawValue) != nil
     }
 
+    /// The 2xx statuses an imported document gives the operation; empty for a built-in spec (its ``success``).
+    public var successes: Set<HTTPStatus> {
+        Set(responses.compactMap { $0.status }.filter { (200..<300).contains($0) }.map { HTTPStatus(rawValue: $0) })
+    }
+
     /// Whether the endpoint documents a success: a 2xx or a `default`; always for a built-in spec. An imported
     /// operation that documents only errors (`400: Invalid pet value`) says nothing of what it answers otherwise.
     public var documentsSuccess: Bool {
@@ -148,6 +153,8 @@ extension AnyEndpoint {
     public func expectedStatuses(guessedPath: Bool = false) -> Set<HTTPStatus>? {
         guard documentsSuccess else { return nil }
         var statuses: Set<HTTPStatus> = pagination == .range ? [success, .partialContent] : [success]
+        // Any documented success is one: `200` (it existed) beside `201` (it was made).
+        statuses.formUnion(successes)
         if guessedPath {
             statuses.formUnion(errors.filter { (400..<500).contains($0.rawValue) })
             if documents(.notFound) { statuses.insert(.notFound) }

@@ -404,7 +404,10 @@ struct ResourceItems {
         guard case .object(var members) = item, let object = Self.object(schema, spec.definitions),
             !object.properties.isEmpty
         else { return item }
-        members = members.filter { object[$0.key]?.belongs(in: .response) ?? false }
+        // The identifier stays where the schema leaves members open: a server names what it made, also where its
+        // document's item schema does not declare the member (Kinto's `{"data": {"id": …}}`).
+        let identifier = object.additionalProperties == .forbidden ? nil : resource.identifier?.member
+        members = members.filter { object[$0.key]?.belongs(in: .response) ?? ($0.key == identifier) }
         var generator: FixtureGenerator?
         for property in object.properties where property.required && property.belongs(in: .response) {
             guard members[property.name] == nil else { continue }
