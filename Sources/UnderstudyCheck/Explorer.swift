@@ -160,7 +160,7 @@ struct Explorer {
     private func createByPut(_ resource: Resource) async -> ([ResourceLedger.Item], JSONValue?)? {
         guard let parameter = resource.identifier?.parameter,
             let endpoint = resource.operations(.replace).compactMap({ spec.endpoint($0.endpoint) }).first(where: {
-                $0.method == .put && ($0.success == .created || $0.successes.contains(.created))
+                $0.method == .put && $0.successes.contains(.created)
                     && $0.path.parameterNames.last == parameter
             }),
             explores(endpoint)
@@ -171,7 +171,7 @@ struct Explorer {
             let body = await body(for: endpoint)
         else { return nil }
         if let read = resource.operation(.read).flatMap({ spec.endpoint($0.endpoint) }), session.canCall(read) {
-            let readPath = values(for: read, from: path.values, of: endpoint)
+            let readPath = ResourceGraph.renamed(path.values, from: endpoint.path, to: read.path)
             let request = session.request(read, path: readPath, query: session.queryValues(for: read))
             let (exchange, _) = await session.perform(read, request, expecting: [.notFound], path: readPath)
             guard exchange.response?.status == 404 else { return nil }
@@ -188,13 +188,6 @@ struct Explorer {
             return nil
         }
         return ([item], body)
-    }
-
-    /// Path values of `endpoint` renamed for `other`, an endpoint on the same item.
-    private func values(for other: AnyEndpoint, from values: [String: String], of endpoint: AnyEndpoint)
-        -> [String: String]
-    {
-        ResourceGraph.renamed(values, from: endpoint.path, to: other.path)
     }
 
     // MARK: Exercise

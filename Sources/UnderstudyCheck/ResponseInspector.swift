@@ -99,8 +99,7 @@ public struct ResponseInspector: Sendable {
                 + (endpoint.pagination == .range ? [.partialContent] : [])
                 + (endpoint.responses.contains { $0.status == nil } ? [status] : []))
         let isSuccess =
-            status == endpoint.success || endpoint.successes.contains(status)
-            || (status == .partialContent && endpoint.pagination == .range)
+            endpoint.successes.contains(status) || (status == .partialContent && endpoint.pagination == .range)
         // A redirect the document gives the operation is an answer like any other.
         let documentsRedirect = endpoint.responses.contains { $0.status == response.status }
         switch response.status {

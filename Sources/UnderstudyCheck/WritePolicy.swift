@@ -33,24 +33,10 @@ enum WritePolicy {
         "criteria", "filter", "filters", "match", "query", "selector", "where",
     ]
 
-    /// The words of an identifier: `bulk_set_state` → bulk, set, state; `deleteMany` → delete, many.
+    /// The words of an identifier: `bulk_set_state` → bulk, set, state; `deleteMany` → delete, many (camel case split
+    /// as `JSONEncoder`'s snake case splits it).
     static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for character in text {
-            if character.isUppercase, let last = current.last, last.isLowercase {
-                words.append(current)
-                current = ""
-            }
-            if character.isLetter {
-                current.append(Character(character.lowercased()))
-            } else if !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
+        text.split { !$0.isLetter }.flatMap { TypeName.snakeCase(String($0)).split(separator: "_").map(String.init) }
     }
 }
 
@@ -63,7 +49,7 @@ extension CheckSession {
         else { return nil }
         let role = graph.role(of: endpoint.id)
         if let role, [.create, .search, .list, .read].contains(role.operation.role) { return nil }
-        let values = pathValues(of: request, for: endpoint)
+        let values = pathValues(sentIn: request, for: endpoint)
         // What the request acts on is the last thing its path names; one made up to name nothing is safe unless
         // written to, which may create it.
         if let unknown, let last = endpoint.path.parameterNames.last, values[last] == unknown {
@@ -71,8 +57,8 @@ extension CheckSession {
                 ? "a \(endpoint.method.rawValue) to an unknown id may create an item the run could not remove" : nil
         }
         if let named = namedItem(in: values, of: endpoint, body: request.body, role: role) {
-            let ledger = state.withLock { $0.items }
-            if named.contains(where: { ledger.created($0.item, of: $0.resource) }) { return nil }
+            let owned = state.withLock { state in named.contains { state.items.created($0.item, of: $0.resource) } }
+            if owned { return nil }
             let deepest = named.last!
             return "\(deepest.resource) item \(deepest.item.id) was not made by the run: it is left as it is"
         }
@@ -103,7 +89,7 @@ extension CheckSession {
     }
 
     /// The path values of a request, read back from its URL.
-    private func pathValues(of request: OutgoingRequest, for endpoint: AnyEndpoint) -> [String: String] {
+    private func pathValues(sentIn request: OutgoingRequest, for endpoint: AnyEndpoint) -> [String: String] {
         var path = request.url.dropFirst(options.baseURL.count)
         if let query = path.firstIndex(of: "?") { path = path[..<query] }
         return endpoint.path.match(String(path)) ?? [:]

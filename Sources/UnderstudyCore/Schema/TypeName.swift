@@ -1,5 +1,5 @@
 /// Readable, module-free names for Swift types, and the snake_case key conversion of `JSONEncoder`.
-enum TypeName {
+package enum TypeName {
     /// Formats `String(reflecting:)` output: drops module prefixes, writes `[T]`, `T?` and `[K: V]`.
     static func format(_ reflected: String) -> String {
         var parser = Parser(text: Array(reflected))
@@ -7,7 +7,7 @@ enum TypeName {
     }
 
     /// `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`: `myURLValue` → `my_url_value`.
-    static func snakeCase(_ key: String) -> String {
+    package static func snakeCase(_ key: String) -> String {
         guard !key.isEmpty else { return key }
         var words: [String] = []
         var current = ""

@@ -136,9 +136,10 @@ extension AnyEndpoint {
         responses.isEmpty || documentedResponse(for: status.rawValue) != nil
     }
 
-    /// The 2xx statuses an imported document gives the operation; empty for a built-in spec (its ``success``).
+    /// The statuses that are a success: ``success``, and every other 2xx an imported document gives the operation
+    /// (`200` it existed, beside `201` it was made).
     public var successes: Set<HTTPStatus> {
-        Set(responses.compactMap { $0.status }.filter { (200..<300).contains($0) }.map { HTTPStatus(rawValue: $0) })
+        Set([success] + responses.compactMap(\.status).filter { (200..<300).contains($0) }.map { HTTPStatus(rawValue: $0) })
     }
 
     /// Whether the endpoint documents a success: a 2xx or a `default`; always for a built-in spec. An imported
@@ -152,9 +153,7 @@ extension AnyEndpoint {
     /// `default`); every documented status where it documents no success. `nil` stands for that last case.
     public func expectedStatuses(guessedPath: Bool = false) -> Set<HTTPStatus>? {
         guard documentsSuccess else { return nil }
-        var statuses: Set<HTTPStatus> = pagination == .range ? [success, .partialContent] : [success]
-        // Any documented success is one: `200` (it existed) beside `201` (it was made).
-        statuses.formUnion(successes)
+        var statuses = pagination == .range ? successes.union([.partialContent]) : successes
         if guessedPath {
             statuses.formUnion(errors.filter { (400..<500).contains($0.rawValue) })
             if documents(.notFound) { statuses.insert(.notFound) }
