@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import UnderstudyCheck
 import UnderstudyCore
+import UnderstudyMock
+import UnderstudyMockServer
 import UnderstudySpecs
 
 /// `understudy check`: conformance of a live server.
@@ -73,6 +75,13 @@ struct Check: AsyncParsableCommand {
             be lost.
             """)
     var destructive = false
+
+    @Flag(
+        help: """
+            Print every request the run would send (and each write it would withhold, with the reason) without \
+            sending any: the run is rehearsed against a mock of the same API on 127.0.0.1.
+            """)
+    var plan = false
 
     @Flag(help: "Skip the probes (unknown ids, refused tokens, invalid values, list semantics).")
     var noProbes = false
@@ -233,8 +242,9 @@ struct Check: AsyncParsableCommand {
             maximumFindingsPerResponse: maxFindingsPerResponse, minimumCoverage: minCoverage.map { $0 / 100 })
         options.strict = strict
         options.destructive = destructive
-        let transport = HTTPTransport(options: options.transport)
         let specs = try appSpecs()
+        if plan { return try await printPlan(specs, options: options) }
+        let transport = HTTPTransport(options: options.transport)
         // SIGINT or SIGTERM stops the run; it still removes what it made and reports. A second one ends it at once.
         let signals = SignalWaiter()
         let checking = Task { [options] in
@@ -279,6 +289,39 @@ struct Check: AsyncParsableCommand {
         case .github: print(CheckReportRenderer.github(reports), terminator: "")
         }
         if findings.contains(where: { $0.severity >= failOn }) { throw ExitStatus.findings }
+    }
+}
+
+extension Check {
+    /// `--plan`: rehearses the run against a mock of each spec on a free loopback port, one request at a time so the
+    /// order is the one printed, and prints what it sent; nothing goes to `--base-url`.
+    func printPlan(_ specs: [APISpec], options: CheckOptions) async throws {
+        let running: [MockLauncher.Running]
+        do {
+            running = try await MockLauncher(port: 0).start(api?.name, specs: api == nil ? specs : [])
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot start the mock to rehearse on: \(error)\n".utf8))
+            throw ExitStatus.toolFailure
+        }
+        print("Plan: the requests check would send, rehearsed on a mock of the API (nothing was sent to \(baseURL)).")
+        print("The server's own answers (ids, pages, refusals) can lead a real run to other values or requests.\n")
+        for spec in specs {
+            guard let mock = running.first(where: { $0.behaviour.specs.contains { $0.id == spec.id } }) else { continue }
+            var rehearsal = options
+            rehearsal.baseURL = mock.baseURL
+            rehearsal.concurrency = 1
+            // The server's tokens mean nothing to the mock: a given token stands in as one the mock issued.
+            if options.credentials.token != nil {
+                rehearsal.credentials.token = try? await mock.behaviour.issueToken(for: nil)["token"]?.stringValue
+            }
+            if options.credentials.otherToken != nil {
+                rehearsal.credentials.otherToken =
+                    try? await mock.behaviour.issueToken(for: "understudy-other")["token"]?.stringValue
+            }
+            let report = await Checker(spec: spec, options: rehearsal).run()
+            print(CheckPlan(report, rehearsedAt: mock.baseURL, server: options.baseURL, redactor: options.credentials.redactor).text)
+        }
+        for entry in running { await entry.server.stop() }
     }
 }
 

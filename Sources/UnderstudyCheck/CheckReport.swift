@@ -24,10 +24,26 @@ public struct CheckReport: Sendable {
     public var endpoints: [EndpointRecord]
     /// Wall-clock seconds of the whole check.
     public var seconds: Double
-    /// Every request sent, in order (secrets included: never print these).
-    public var sent: [OutgoingRequest] = []
+    /// Every request the run sent or withheld, probes included, in the order it came to them (secrets included:
+    /// print them through ``CheckPlan``, which redacts).
+    public var journal: [JournalEntry] = []
+    /// The run's own requests that were sent (probes and withheld writes left out), in order.
+    public var sent: [OutgoingRequest] { journal.filter { !$0.probe && $0.withheld == nil }.map(\.request) }
     /// The app contract the `decode.*` verdicts followed, echoed in every report.
     public var app: AppContract?
+
+    /// One request the run came to: sent, or withheld by the write policy.
+    public struct JournalEntry: Sendable, Hashable {
+        public var request: OutgoingRequest
+        /// `METHOD /path` of the endpoint it calls.
+        public var endpoint: String
+        /// Whether a probe sent it (a request a conforming server refuses, a list's semantics), not the app's call.
+        public var probe: Bool
+        /// Why it was not sent (``WritePolicy``), when it was not.
+        public var withheld: String?
+        /// The status it was answered with, when an answer came.
+        public var status: Int?
+    }
 
     public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }
 

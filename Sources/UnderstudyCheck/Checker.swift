@@ -117,7 +117,7 @@ final class CheckSession: Sendable {
 
     struct State {
         var ledger: FindingLedger
-        var sent: [OutgoingRequest] = []
+        var journal: [CheckReport.JournalEntry] = []
         var records: [String: CheckReport.EndpointRecord] = [:]
         var token: String?
         var refreshToken: String?
@@ -168,7 +168,7 @@ final class CheckSession: Sendable {
             }
             return CheckReport(
                 api: spec.id, baseURL: options.baseURL, findings: state.ledger.findings,
-                endpoints: records, seconds: seconds, sent: state.sent, app: spec.app)
+                endpoints: records, seconds: seconds, journal: state.journal, app: spec.app)
         }
     }
 
@@ -189,6 +189,24 @@ final class CheckSession: Sendable {
                     endpoint: endpoint.id, requests: 0, seconds: 0, skipped: reason)
             }
         }
+    }
+
+    /// Notes a request the run came to, before it goes out (or instead, when `withheld` says why not).
+    /// - Returns: where the entry is, for ``answered(_:_:)``.
+    @discardableResult
+    func journal(_ request: OutgoingRequest, _ endpoint: AnyEndpoint, probe: Bool = false, withheld: String? = nil)
+        -> Int
+    {
+        let entry = CheckReport.JournalEntry(request: request, endpoint: endpoint.id, probe: probe, withheld: withheld)
+        return state.withLock { state in
+            state.journal.append(entry)
+            return state.journal.count - 1
+        }
+    }
+
+    /// Notes the status the journal's entry at `index` was answered with.
+    func answered(_ index: Int, _ exchange: Exchange) {
+        state.withLock { $0.journal[index].status = exchange.response?.status }
     }
 
     func remember(secret: String, as name: String) {
@@ -336,14 +354,17 @@ final class CheckSession: Sendable {
         }
         if let reason = refusal(of: request, for: endpoint) {
             skip(endpoint, because: "not sent: \(reason) (--destructive sends it)")
+            journal(request, endpoint, withheld: reason)
             return (Exchange(request: request, outcome: .failure(TransportFailure(.other, reason))), nil)
         }
+        let entry = journal(request, endpoint)
         if state.withLock({ state in
             defer { state.largeAnswerFreed = false }; return state.largeAnswerFreed
         }) {
             Memory.giveBack()
         }
         var exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
+        answered(entry, exchange)
         let size = exchange.response?.body.count ?? 0
         let (findings, body) = inspector.inspect(exchange, endpoint: endpoint, expecting: expected)
         add(findings, request: request)
@@ -366,7 +387,6 @@ final class CheckSession: Sendable {
             record.seconds += exchange.duration
             state.largestAnswer = max(state.largestAnswer ?? 0, size)
             if size > Self.largeAnswerBytes { state.largeAnswerFreed = true }
-            state.sent.append(request)
             record.skipped = nil
             state.records[endpoint.id] = record
             if let body, endpoint.method == .get {

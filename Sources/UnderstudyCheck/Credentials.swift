@@ -30,7 +30,7 @@ public struct Credentials: Sendable {
     }
 
     /// A redactor knowing every secret given here.
-    var redactor: Redactor {
+    package var redactor: Redactor {
         var redactor = Redactor()
         if let token { redactor.add(token, as: "UNDERSTUDY_TOKEN") }
         if let otherToken { redactor.add(otherToken, as: "UNDERSTUDY_OTHER_TOKEN") }

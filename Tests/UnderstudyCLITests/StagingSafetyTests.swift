@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import UnderstudyCheck
 import UnderstudyCore
@@ -111,4 +112,77 @@ struct StagingSafetyTests {
         #expect(skipped["POST /buckets/set_state"] == "not sent: it chooses what it acts on by its filter, not an item the run made (--destructive sends it)")
         #expect(report.findings.filter { $0.severity == .error }.map { "\($0.endpoint ?? "") \($0.summary)" } == [])
     }
+}
+
+extension StagingSafetyTests {
+    /// `check --plan` prints every request the run would send and each write it withholds, rehearsed on a mock of the
+    /// document: the server named by `--base-url` (a loopback socket that listens and never accepts) gets no
+    /// connection at all.
+    @Test func aPlanListsTheRunWithoutSendingIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-plan-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("storage.yaml")
+        try Data(Self.document.utf8).write(to: document)
+        let staging = try QuietListener()
+        defer { staging.close() }
+        let base = "http://127.0.0.1:\(staging.port)"
+
+        let run = try await UnderstudyBinary.run([
+            "check", "--spec", document.path, "--base-url", base, "--allow-writes", "--plan",
+        ])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(staging.connectionsWaiting() == 0, "the plan connected to --base-url")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Plan: the requests check would send, rehearsed on a mock of the API (nothing was sent to \(base)).")
+        let steps = lines.filter { $0.range(of: #"^ +[0-9]+  "#, options: .regularExpression) != nil }
+        #expect(steps.count > 5, "\(run.stdout)")
+        #expect(steps.allSatisfy { $0.contains(" \(base)/") }, "\(steps)")
+        // The run's own bucket: created, read back, changed and removed, each with what the mock answered.
+        #expect(steps.contains { $0.contains("→201 POST    \(base)/buckets  {") }, "\(run.stdout)")
+        #expect(steps.contains { $0.contains("→200 DELETE  \(base)/buckets/") }, "\(run.stdout)")
+        let withheld = lines.firstIndex { $0.contains("withheld") && $0.contains("POST    \(base)/buckets/bulk_delete") }
+        #expect(withheld.map { lines[$0 + 1].trimmingCharacters(in: .whitespaces) }
+            == "not sent: its name says it acts on many items (bulk), not on one the run made", "\(run.stdout)")
+        #expect(lines.last?.hasSuffix("withheld (--destructive sends them).") == true, "\(lines.last ?? "")")
+    }
+}
+
+/// A loopback TCP socket that listens and never accepts: whether anything tried to connect is then a question of
+/// its backlog.
+private struct QuietListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw SupportError("cannot listen on 127.0.0.1") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// How many connections wait to be accepted (each is accepted and closed).
+    func connectionsWaiting() -> Int {
+        var count = 0
+        while case let client = accept(descriptor, nil, nil), client >= 0 {
+            Glibc.close(client)
+            count += 1
+        }
+        return count
+    }
+
+    func close() { Glibc.close(descriptor) }
 }

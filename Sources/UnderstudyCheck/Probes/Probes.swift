@@ -24,8 +24,14 @@ extension CheckSession {
         _ endpoint: AnyEndpoint, _ request: OutgoingRequest, unknown: String? = nil,
         judge: (RecordedResponse) -> [Diagnostic]
     ) async -> RecordedResponse? {
-        if Task.isCancelled || refusal(of: request, for: endpoint, unknown: unknown) != nil { return nil }
+        if Task.isCancelled { return nil }
+        if let reason = refusal(of: request, for: endpoint, unknown: unknown) {
+            journal(request, endpoint, probe: true, withheld: reason)
+            return nil
+        }
+        let entry = journal(request, endpoint, probe: true)
         let exchange = await transport.send(request).inflated(limit: options.transport.maximumBodyBytes)
+        answered(entry, exchange)
         if let status = exchange.response?.status {
             state.withLock { $0.elicited[endpoint.id, default: []].insert(status) }
         }
