@@ -55,7 +55,19 @@ struct Explorer {
         await WritePolicy.$vouched.withValue(true) {
             for flow in spec.writeHints.flows { await flow.scenario.run(in: session) }
         }
+        await deleteFound()
         await endSession()
+    }
+
+    /// With `--destructive` (a server whose data may be lost), each delete no item of the run's reached goes, last,
+    /// to an item the reads found: the one write a guest never sends.
+    private func deleteFound() async {
+        guard session.options.destructive, !Task.isCancelled else { return }
+        let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
+        for endpoint in spec.endpoints where endpoint.method == .delete && !reached.contains(endpoint.id) {
+            guard explores(endpoint), !endsSession(endpoint), !isTableEndpoint(endpoint.path) else { continue }
+            await write(endpoint)
+        }
     }
 
     /// The body of a write: the spec's hint where it declares one, else made up from the request schema (`nil` for
