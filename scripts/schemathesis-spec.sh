@@ -20,7 +20,7 @@ stateful_checks=not_a_server_error,content_type_conformance,response_schema_conf
 fixture_checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 shopt -s nullglob
 documents=(Tests/Documents/petstore.yaml Tests/Documents/inventory.json Tests/Documents/shelter.yaml
-    Tests/Documents/zoo-swagger2.yaml Tests/Documents/inbox.yaml Tests/Documents/public/*.{json,yaml})
+    Tests/Documents/zoo-swagger2.yaml Tests/Documents/inbox.yaml Tests/Documents/telephony.yaml Tests/Documents/public/*.{json,yaml})
 
 swift build --product understudy >&2
 binary="$(swift build --show-bin-path)/understudy"

@@ -18,7 +18,7 @@ struct ResourceGraphTests {
     static var documents: [String] {
         let publicFolder = SpecMockTests.documents.appendingPathComponent("public")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: publicFolder.path)) ?? []
-        return ["petstore.yaml", "inventory.json", "shelter.yaml", "zoo-swagger2.yaml", "inbox.yaml"]
+        return ["petstore.yaml", "inventory.json", "shelter.yaml", "zoo-swagger2.yaml", "inbox.yaml", "telephony.yaml"]
             + names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted().map { "public/\($0)" }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import UnderstudyCheck
 import UnderstudyCore
 import UnderstudyMock
 import UnderstudyMockServer
@@ -372,5 +373,64 @@ struct StatefulSpecMockTests {
                 ).status == 200)
             #expect(try await LoopbackHTTP.send("GET", "\(base)/owners/\(id)").status == 404)
         }
+    }
+}
+
+extension StatefulSpecMockTests {
+    /// A document shaped as a large telephony API's (issue "Safe and quiet against a real staging server", items 3 and
+    /// 4): `/Addresses.json` lists and creates the items of `/Addresses/{Sid}.json`, forms in PascalCase are answered in
+    /// snake_case, and the list envelope's paging members describe the page. The mock keeps what a create says and
+    /// `check` reaches every operation as a guest.
+    @Test func suffixedPathsFormsAndPagingLinksOfATelephonyDocument() async throws {
+        let document = SpecMockTests.documents.appendingPathComponent("telephony.yaml").path
+        let running = try await Mock.parse(["--spec", document, "--port", "0"]).start()
+        let base = running[0].baseURL + "/2010-04-01/Accounts/AC0123456789abcdef0123456789abcdef"
+        let basic = ["Authorization": "Basic " + Data("user:secret".utf8).base64EncodedString()]
+        let form = basic.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 }
+
+        var made: [JSONValue] = []
+        for name in ["Ann", "Bea", "Cy"] {
+            let created = try await LoopbackHTTP.send(
+                "POST", "\(base)/Addresses.json", headers: form,
+                text: "CustomerName=\(name)&Street=1+Main+St&FriendlyName=\(name)%27s&Tags=home&Tags=work")
+            #expect(created.status == 201, "\(created.text)")
+            made.append(try #require(created.json))
+        }
+        let first = made[0]
+        let sid = try #require(first["sid"]?.stringValue)
+        // Its own id, in the format the document gives (`^AD[0-9a-fA-F]{32}$`), not the account's.
+        #expect(sid.range(of: "^AD[0-9a-fA-F]{32}$", options: .regularExpression) != nil, "\(sid)")
+        #expect(first["account_sid"] == "AC0123456789abcdef0123456789abcdef")
+        #expect(first["customer_name"] == "Ann" && first["friendly_name"] == "Ann's" && first["street"] == "1 Main St")
+        #expect(first["tags"] == ["home", "work"])
+
+        let read = try await LoopbackHTTP.send("GET", "\(base)/Addresses/\(sid).json", headers: basic)
+        #expect(read.status == 200 && read.json == first)
+        let updated = try await LoopbackHTTP.send(
+            "POST", "\(base)/Addresses/\(sid).json", headers: form, text: "FriendlyName=Office")
+        #expect(updated.json?["friendly_name"] == "Office" && updated.json?["customer_name"] == "Ann", "\(updated.text)")
+
+        let page = try await LoopbackHTTP.send("GET", "\(base)/Addresses.json?PageSize=2", headers: basic)
+        let path = "/2010-04-01/Accounts/AC0123456789abcdef0123456789abcdef/Addresses.json"
+        #expect(page.json?["addresses"]?.arrayValue?.count == 2)
+        #expect(page.json?["page"] == 0 && page.json?["page_size"] == 2 && page.json?["start"] == 0 && page.json?["end"] == 1)
+        #expect(page.json?["next_page_uri"] == .string("\(path)?PageSize=2&Page=1"), "\(page.text)")
+        #expect(page.json?["previous_page_uri"] == .null)
+        let last = try await LoopbackHTTP.send("GET", "\(base)/Addresses.json?PageSize=2&Page=1", headers: basic)
+        #expect(last.json?["addresses"]?.arrayValue?.count == 1)
+        #expect(last.json?["next_page_uri"] == .null && last.json?["previous_page_uri"] == .string("\(path)?PageSize=2&Page=0"))
+
+        let deleted = try await LoopbackHTTP.send("DELETE", "\(base)/Addresses/\(sid).json", headers: basic)
+        #expect(deleted.status == 204)
+        #expect(try await LoopbackHTTP.send("GET", "\(base)/Addresses/\(sid).json", headers: basic).status != 200)
+
+        // A guest run reaches every operation, with no error.
+        let spec = try SpecMockTests.spec(document)
+        var options = CheckOptions(baseURL: running[0].baseURL, allowWrites: true)
+        options.credentials.headers = ["Authorization": basic["Authorization"]!]
+        let report = await Checker(spec: spec, options: options).run()
+        #expect(report.findings.filter { $0.severity == .error }.map(\.summary) == [])
+        #expect(report.endpoints.filter { $0.skipped != nil }.map(\.endpoint) == [])
+        for entry in running { await entry.server.stop() }
     }
 }

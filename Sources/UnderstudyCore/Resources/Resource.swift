@@ -65,7 +65,9 @@ public struct Resource: Sendable, Hashable {
         let filters = endpoint.filteringPathParameters
         return zip(collection.segments, endpoint.path.segments).contains { mine, theirs in
             switch (mine, theirs) {
-            case (.literal, _): mine != theirs
+            // `/Addresses.json` lists the items of `/Addresses/{Sid}.json` (``ResourceGraph``'s grouping).
+            case (.literal(let mine), .literal(let theirs)): mine != theirs && mine != theirs + ".json"
+            case (.literal, _): true
             case (.parameter, .parameter(let name)): filters.contains(name)
             default: false
             }

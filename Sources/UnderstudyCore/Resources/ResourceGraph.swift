@@ -67,7 +67,7 @@ package struct ResourceInference {
     init(spec: APISpec) {
         self.spec = spec
         for endpoint in spec.endpoints where endpoint.resource == nil {
-            byShape[Self.shape(endpoint.path.segments), default: []].append(endpoint)
+            byShape[Self.groupingShape(endpoint.path.segments), default: []].append(endpoint)
         }
         sortedShapes = byShape.keys.sorted()
         endpoints = Dictionary(spec.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -89,6 +89,28 @@ package struct ResourceInference {
                     }.joined()
                 }
             }.joined(separator: "/")
+    }
+
+    /// The shape resources are grouped by: without a format suffix at the end (`/Addresses.json` lists the items of
+    /// `/Addresses/{Sid}.json`, as one telephony API writes every path).
+    static func groupingShape(_ segments: [PathTemplate.Segment]) -> String {
+        let shape = shape(segments)
+        return shape.hasSuffix(".json") && shape.count > ".json".count + 1 ? String(shape.dropLast(".json".count)) : shape
+    }
+
+    /// The parameter an item path ends with: the whole last segment (`/pets/{petId}`), or the one parameter in it
+    /// (`/Addresses/{Sid}.json`).
+    static func itemParameter(_ path: PathTemplate) -> String? {
+        switch path.segments.last {
+        case .parameter(let name): return name
+        case .template(let parts):
+            let names = parts.compactMap { part -> String? in
+                if case .parameter(let name) = part { return name }
+                return nil
+            }
+            return names.count == 1 ? names[0] : nil
+        default: return nil
+        }
     }
 
     private static func segments(_ shape: String) -> [String] {
@@ -128,7 +150,8 @@ package struct ResourceInference {
             for length in stride(from: segments.count - 1, through: 1, by: -1) {
                 guard case .parameter(let parameter) = segments[length - 1] else { continue }
                 let prefix = Self.shape(Array(segments[..<length]))
-                guard let parent = resources.first(where: { $0.item.map { Self.shape($0.segments) } == prefix }) else {
+                guard let parent = resources.first(where: { $0.item.map { Self.groupingShape($0.segments) } == prefix })
+                else {
                     continue
                 }
                 resources[index].parent = ResourceParent(resource: parent.name, parameter: parameter)
@@ -220,7 +243,7 @@ package struct ResourceInference {
 
         var basis: [ResourceBasis] = []
         var identifier: ResourceIdentifier?
-        if let itemPath, case .parameter(let parameter)? = itemPath.segments.last {
+        if let itemPath, let parameter = Self.itemParameter(itemPath) {
             basis.append(.pathShape)
             // The read's item first; then a list's items and a create's body, which may name an item its read
             // leaves unnamed (`GET /envvars/{env}/{name}` answers the value alone).
@@ -546,8 +569,7 @@ package struct ResourceInference {
                 resource.item = PathTemplate(resource.collection.template + "/" + text)
             }
             if let member { members[name] = member }
-            if let member = members[name], let item = resource.item, case .parameter(let parameter)? = item.segments.last
-            {
+            if let member = members[name], let item = resource.item, let parameter = Self.itemParameter(item) {
                 resource.identifier = ResourceIdentifier(parameter: parameter, member: member)
             }
             var operation = ResourceOperation(role, endpoint.id, answer: answer(of: endpoint, role: role, resource.schema))

@@ -168,6 +168,13 @@ struct ResourceEngine<State: StoredState>: Sendable {
             page.map { ($0.key, $0.item) }, total: total, endpoint: plan.endpoint, pointer: plan.operation.answer!,
             element: plan.operation.element)
         criteria.describePage(&answer, query: request.query, total: total)
+        if case .pageInBody = plan.endpoint.pagination {} else if let schema = plan.endpoint.response?.schema,
+            plan.operation.answer != .root
+        {
+            criteria.describeLinks(
+                &answer, answer: schema, path: request.path, query: request.query, total: total, shown: page.count,
+                definitions: spec.definitions)
+        }
         return try fixture.answer(
             request, endpoint: plan.endpoint, spec: spec, state: answer, listed: linkHeader == nil ? nil : total)
     }
@@ -221,16 +228,18 @@ struct ResourceEngine<State: StoredState>: Sendable {
         let replaces = plan.operation.role == .replace
         let upserts = replaces && (place.id == nil || !plan.endpoint.documents(.notFound))
         let outcome: Outcome = try await write { state in
-            guard parentExists(place, plan: plan, in: state) else { return .missing(parent: true) }
             let key = ResourceRow.key(parent: place.parent, id: id)
             let stored = state.tables[plan.resource.name]?[key: key]
+            // An item made under a parent the mock does not have (its create is lenient) is there to change.
+            guard stored != nil || parentExists(place, plan: plan, in: state) else { return .missing(parent: true) }
             let old = try viewer.finds(stored, of: plan.resource)
             // Another user's item is not there for the caller, not even to replace.
             if stored != nil, old == nil { return .missing(parent: false) }
             guard old != nil || upserts else { return .missing(parent: false) }
             var merged = body
             if !replaces, case .object(let members) = body, case .object(var base)? = old?.item {
-                for (name, value) in members { base[name] = value }
+                // Under the item's own names: `FriendlyName=Office` changes `friendly_name`.
+                for (name, value) in members { base[items.memberName(writtenAs: name)] = value }
                 merged = .object(base)
             }
             var item = items.stored(

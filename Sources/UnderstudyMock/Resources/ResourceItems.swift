@@ -114,8 +114,11 @@ struct ResourceItems {
         if case .object(let sent) = Self.unwrapped(body, object) {
             // What the client may send: nested items come without the `readOnly` members the server adds.
             let request = Validator(definitions: spec.definitions, direction: .request)
-            for (name, value) in sent {
-                guard let property = object[name], trusted || property.access != .readOnly else { continue }
+            for (sentName, value) in sent {
+                guard let property = Self.property(writtenAs: sentName, in: object),
+                    trusted || property.access != .readOnly
+                else { continue }
+                let name = property.name
                 if request.isValid(value, against: property.schema) {
                     members[name] = filled(value, property.schema, generator: &generator)
                 } else if case .object(let given) = value,
@@ -142,11 +145,15 @@ struct ResourceItems {
             // kept, so a list shows the name its read is found by.
             members[member] = .string(id)
         }
+        // A parent's id names the parent, never the item (`Sid` of `/Calls/{Sid}/Recordings.json` is not the
+        // recording's `sid`).
         for (name, text) in parent {
-            guard let property = object[name], let value = Self.typed(text, property.schema, spec.definitions),
+            guard let property = Self.property(writtenAs: name, in: object), property.name != identifierProperty?.name,
+                property.name != resource.identifier?.member,
+                let value = Self.typed(text, property.schema, spec.definitions),
                 validator.isValid(value, against: property.schema)
             else { continue }
-            members[name] = value
+            members[property.name] = value
         }
         // What the client left out, the server fills as the document says.
         for property in object.properties where members[property.name] == nil {
@@ -172,6 +179,25 @@ struct ResourceItems {
                 ? .null : generator.value(for: property.schema, name: property.name)
         }
         return .object(members)
+    }
+
+    /// The item's property a sent field or a parent's id writes: the one of its name, else the one spelled alike but
+    /// for case and separators (`FriendlyName` → `friendly_name`, `AccountSid` → `account_sid`: one telephony API's
+    /// forms are PascalCase and its answers snake_case), when only one is.
+    static func property(writtenAs name: String, in object: ObjectSchema) -> Property? {
+        if let property = object[name] { return property }
+        let spelled = Self.spelling(name)
+        let alike = object.properties.filter { Self.spelling($0.name) == spelled }
+        return alike.count == 1 ? alike[0] : nil
+    }
+
+    /// The item's member a sent field writes (``property(writtenAs:in:)``), or the field's own name.
+    func memberName(writtenAs name: String) -> String {
+        object.flatMap { Self.property(writtenAs: name, in: $0)?.name } ?? name
+    }
+
+    private static func spelling(_ name: String) -> String {
+        String(name.lowercased().filter { $0 != "_" && $0 != "-" })
     }
 
     /// Whether a member says when an item last changed (`updatedAt`, `modifiedOnUtc`).
@@ -621,6 +647,57 @@ struct ListCriteria {
         shaped[pointer: pointer] = .array(paged ? Array(page(kept, query: query)) : kept)
         describePage(&shaped, query: query, total: kept.count)
         return shaped
+    }
+
+    /// Writes the page's description in the members a list envelope declares beside its items, at its top or in a
+    /// `meta` object, as one telephony API's lists carry them: `page`, `page_size`, `start`, `end`, and the `uri`s
+    /// (`url`s) of this page, the first, the next and the previous (`null` where there is none). A member the
+    /// envelope does not declare is not added; a value its schema refuses is not written.
+    /// - Parameters:
+    ///   - path: the request's path, which the page links repeat with another page number.
+    ///   - shown: how many items this page holds.
+    func describeLinks(
+        _ body: inout JSONValue, answer schema: Schema, path: String, query: QueryItems, total: Int, shown: Int,
+        definitions: SchemaDefinitions
+    ) {
+        guard case .object(let envelope)? = schema.resolved(in: definitions) else { return }
+        let window = window(query)
+        let declared = endpoint.parameters.filter { $0.location == .query }
+        let pageParameter = declared.first { Self.pageNames.contains($0.name.lowercased()) }
+        let first =
+            if case .integer(let constraints)? = pageParameter?.schema.nonNull, constraints.minimum == 0 { 0 } else { 1 }
+        let size = window.size ?? max(shown, 1)
+        let number = window.number ?? (first + window.offset / max(size, 1))
+        func link(_ page: Int) -> JSONValue {
+            guard let name = pageParameter?.name else { return .string(path + (query.raw.isEmpty ? "" : "?" + query.raw)) }
+            let others = query.items.filter { $0.name != name }.map {
+                "\(PathTemplate.percentEncode($0.name))=\(PathTemplate.percentEncode($0.value))"
+            }
+            return .string(path + "?" + (others + ["\(name)=\(page)"]).joined(separator: "&"))
+        }
+        let hasNext = window.offset + shown < total
+        let values: [String: JSONValue] = [
+            "page": .integer(number), "start": .integer(window.offset),
+            "end": .integer(max(window.offset, window.offset + shown - 1)),
+            "uri": link(number), "url": link(number), "first_page_uri": link(first), "first_page_url": link(first),
+            "next_page_uri": hasNext ? link(number + 1) : .null, "next_page_url": hasNext ? link(number + 1) : .null,
+            "previous_page_uri": number > first ? link(number - 1) : .null,
+            "previous_page_url": number > first ? link(number - 1) : .null,
+        ]
+        let validator = Validator(definitions: definitions)
+        func describe(_ object: ObjectSchema, at pointer: JSONPointer) {
+            for property in object.properties {
+                let lowered = property.name.lowercased()
+                let value = Self.sizeNames.contains(lowered) ? .integer(size) : values[lowered]
+                guard let value, validator.isValid(value, against: property.schema) else { continue }
+                body[pointer: JSONPointer(tokens: pointer.tokens + [property.name])] = value
+            }
+        }
+        describe(envelope, at: .root)
+        if case .object(let meta)? = envelope["meta"]?.schema.resolved(in: definitions) {
+            if body["meta"] == nil { body[pointer: JSONPointer(tokens: ["meta"])] = .object([:]) }
+            describe(meta, at: JSONPointer(tokens: ["meta"]))
+        }
     }
 
     /// Writes the page's description where the endpoint's paging keeps it (`/pagination`: `page`, `pageSize` or
