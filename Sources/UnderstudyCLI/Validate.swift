@@ -44,6 +44,13 @@ struct Validate: ParsableCommand {
     @Option(help: "Refuse bodies larger than this many bytes.")
     var maxBytes: Int = 64 * 1024 * 1024
 
+    @Flag(
+        help: """
+            Judge an OpenAPI document's `format` as an assertion (a date-time that is not one is an error), not as \
+            JSON Schema's annotation (a warning).
+            """)
+    var formatAssertion = false
+
     @Argument(help: "The JSON file of the response body; - reads standard input.")
     var file: String?
 
@@ -66,12 +73,11 @@ struct Validate: ParsableCommand {
         let result: [Diagnostic]
         do {
             if let fixtures {
-                let specs = api == nil && spec == nil ? Specs.all : try SpecFiles.single(api: api, document: spec)
+                let specs = api == nil && spec == nil ? Specs.all : try selectedSpecs()
                 result = try Self.checkRecordings(in: URL(fileURLWithPath: fixtures), specs: specs)
             } else {
                 let bytes = try Self.read(file ?? "-", maxBytes: maxBytes)
-                result = Self.check(
-                    bytes, spec: try SpecFiles.single(api: api, document: spec)[0], endpoint: endpoint ?? "", status: status)
+                result = Self.check(bytes, spec: try selectedSpecs()[0], endpoint: endpoint ?? "", status: status)
             }
         } catch let error as ValidationError {
             throw error
@@ -84,6 +90,15 @@ struct Validate: ParsableCommand {
         case .json: print(JSONDiagnosticRenderer().render(result), terminator: "")
         }
         if result.contains(where: { $0.severity == .error }) { throw ExitStatus.findings }
+    }
+
+    /// The specs `--api` or `--spec` names, asserting formats where `--format-assertion` says.
+    func selectedSpecs() throws -> [APISpec] {
+        try SpecFiles.single(api: api, document: spec).map { spec in
+            var spec = spec
+            spec.assertsFormats = formatAssertion
+            return spec
+        }
     }
 
     /// The findings for a body of `endpoint` answered with `status`.

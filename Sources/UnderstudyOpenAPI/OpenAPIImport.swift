@@ -65,8 +65,36 @@ public enum OpenAPIImport {
         } else if document["openapi"] == nil, let version = Swagger2Conversion.version(of: document) {
             throw OpenAPIImportError.unsupportedVersion(source, "Swagger \(version)")
         }
-        let problems = try OpenAPIDocumentReader.validate(document, source: source)
-        return (DocumentImport(document).spec(fallbackID: fallbackID), notes + problems)
+        var problems = try OpenAPIDocumentReader.validate(document, source: source)
+        if let version = document["openapi"]?.stringValue, !version.hasPrefix("3.0"),
+            let place = Self.firstNullable(in: document)
+        {
+            problems.append(
+                "\(place): `nullable` is OpenAPI 3.0's, no keyword of \(version) (JSON Schema 2020-12), so `null` is "
+                    + "refused there; write `type: [string, \"null\"]` (or `anyOf` with `{type: \"null\"}`) to admit it")
+        }
+        return (DocumentImport(document, source: source).spec(fallbackID: fallbackID), notes + problems)
+    }
+}
+
+extension OpenAPIImport {
+    /// Where the first schema that says `nullable: true` is, as a JSON pointer.
+    static func firstNullable(in document: JSONValue) -> JSONPointer? {
+        var pending: [(JSONValue, [String])] = [(document, [])]
+        while let (value, tokens) = pending.popLast() {
+            switch value {
+            case .object(let members):
+                if members["nullable"] == .bool(true), members["type"] != nil { return JSONPointer(tokens: tokens) }
+                // Pushed last-first, so members are met in name order (a parsed document keeps none) and elements in order.
+                for (name, member) in members.sorted(by: { $0.key > $1.key }) { pending.append((member, tokens + [name])) }
+            case .array(let elements):
+                for (index, element) in elements.enumerated().reversed() {
+                    pending.append((element, tokens + [String(index)]))
+                }
+            default: continue
+            }
+        }
+        return nil
     }
 }
 
@@ -81,13 +109,30 @@ private struct DocumentImport {
 
     private final class Merging {
         var components: [String] = []
+        /// The references outside `components/schemas` being inlined, innermost last: one met again inside itself
+        /// (a tree through `#/$defs/node`) is any value here.
+        var inlined: [String] = []
     }
 
     /// `operationId` → `METHOD /path`, for links that name their target by id.
     let operationIDs: [String: String]
+    /// The document's schemas compiled as JSON Schema reads them, which bodies are judged by: the 2020-12 dialect
+    /// for OpenAPI 3.1, OpenAPI 3.0's otherwise (a Swagger 2.0 document is read as the 3.0 one it upgrades to).
+    let schemas: SchemaRegistry?
+    /// The URI the registry knows the document by: the base of its relative references.
+    let documentURI: String
+    /// Whether the document's schemas are OpenAPI 3.0's dialect (3.0, and Swagger 2.0 read as 3.0), not 2020-12.
+    let isOpenAPI30: Bool
 
-    init(_ document: JSONValue) {
+    init(_ document: JSONValue, source: String) {
         self.document = document
+        documentURI = URL(fileURLWithPath: source).absoluteString
+        isOpenAPI30 = document["openapi"]?.stringValue?.hasPrefix("3.0") != false
+        let dialect: SchemaDialect = isOpenAPI30 ? .openAPI30 : .jsonSchema2020_12
+        let remotes = SchemaRemotes.fromEnvironment
+        schemas = try? remotes.resolving(
+            remotes.metaschemas(of: document, in: SchemaRegistry(dialect: dialect)).adding(
+                document: document, uri: documentURI, schemaRoots: Self.schemaPointers(in: document)))
         var names: [String: String] = [:]
         for (key, schema) in document["components"]?["schemas"]?.objectValue ?? [:] {
             names[key] = schema[OpenAPIExtension.model]?.stringValue ?? key
@@ -119,20 +164,21 @@ private struct DocumentImport {
         var endpoints: [AnyEndpoint] = []
         var envelope: ModelReference?
         for (path, item) in (document["paths"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let item = resolve(item)
+            let (item, place) = located(item, at: JSONPointer(tokens: ["paths", path]))
             for method in HTTPMethod.allCases {
                 guard let operation = item[method.rawValue.lowercased()] else { continue }
                 let (endpoint, error) = self.endpoint(
-                    method, path, operation, shared: item["parameters"]?.arrayValue ?? [])
+                    method, path, operation, shared: item["parameters"]?.arrayValue ?? [],
+                    at: JSONPointer(tokens: place.tokens + [method.rawValue.lowercased()]))
                 endpoints.append(endpoint)
                 if envelope == nil { envelope = error }
             }
         }
         let errorModel = info[OpenAPIExtension.errorModel]?.stringValue
         let envelopeSchema = envelope?.schema ?? errorModel.map { .ref($0) } ?? .any
-        let errorEnvelope = ErrorEnvelope(
-            model: ModelReference(name: errorModel ?? envelope?.name ?? "Error", schema: envelopeSchema)
-        ) { [definitions] status, messages in
+        var envelopeModel = ModelReference(name: errorModel ?? envelope?.name ?? "Error", schema: envelopeSchema)
+        if errorModel == nil { envelopeModel.documentSchema = envelope?.documentSchema }
+        let errorEnvelope = ErrorEnvelope(model: envelopeModel) { [definitions] status, messages in
             // The document's own error schema, with the status and the message where it has room for them.
             guard envelopeSchema != .any else {
                 return ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
@@ -183,9 +229,10 @@ private struct DocumentImport {
     // MARK: - Operations
 
     /// The endpoint, and the model of its first error response (the API's error envelope).
-    private func endpoint(_ method: HTTPMethod, _ path: String, _ operation: JSONValue, shared: [JSONValue])
-        -> (AnyEndpoint, ModelReference?)
-    {
+    /// - Parameter place: where the operation is in the document.
+    private func endpoint(
+        _ method: HTTPMethod, _ path: String, _ operation: JSONValue, shared: [JSONValue], at place: JSONPointer
+    ) -> (AnyEndpoint, ModelReference?) {
         let operationID = operation["operationId"]?.stringValue ?? "\(method.rawValue) \(path)"
         var parameters: [Parameter] = []
         for raw in shared + (operation["parameters"]?.arrayValue ?? []) {
@@ -200,16 +247,22 @@ private struct DocumentImport {
 
         var request: ModelReference?
         var body = BodyRequirement.none
-        if let requestBody = operation["requestBody"].map(resolve) {
+        if let (requestBody, bodyPlace) = operation["requestBody"].map({
+            located($0, at: JSONPointer(tokens: place.tokens + ["requestBody"]))
+        }) {
             // A body only in other media types (XML, files) has no model: it is taken as it comes, never validated.
-            request = model(requestBody["content"], fallback: "\(operationID) request")
+            request = model(
+                requestBody["content"], at: JSONPointer(tokens: bodyPlace.tokens + ["content"]),
+                fallback: "\(operationID) request")
             body = requestBody["required"] == .bool(true) ? .required : .optional
         }
 
         var documented: [DocumentedResponse] = []
         for (key, value) in operation["responses"]?.objectValue ?? [:] {
             guard let status = Self.status(key) else { continue }
-            documented.append(response(resolve(value), status: status, fallback: "\(operationID) \(key) response"))
+            let (value, responsePlace) = located(value, at: JSONPointer(tokens: place.tokens + ["responses", key]))
+            documented.append(
+                response(value, at: responsePlace, status: status, fallback: "\(operationID) \(key) response"))
         }
         documented.sort { ($0.status ?? 1000) < ($1.status ?? 1000) }
         var success = documented.first { ($0.status ?? 0) >= 200 && ($0.status ?? 0) < 300 }
@@ -304,7 +357,9 @@ private struct DocumentImport {
     }
 
     /// One response object: its body (JSON with a model, or another media type), examples and headers.
-    private func response(_ json: JSONValue, status: Int?, fallback: String) -> DocumentedResponse {
+    private func response(_ json: JSONValue, at place: JSONPointer, status: Int?, fallback: String)
+        -> DocumentedResponse
+    {
         var headers: [Parameter] = []
         for (name, header) in (json["headers"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             let header = resolve(header)
@@ -319,7 +374,8 @@ private struct DocumentImport {
         var response: DocumentedResponse
         if let (mediaType, media) = jsonMedia(json["content"]!) {
             response = DocumentedResponse(
-                status: status, mediaType: mediaType, model: model(json["content"], fallback: fallback),
+                status: status, mediaType: mediaType,
+                model: model(json["content"], at: JSONPointer(tokens: place.tokens + ["content"]), fallback: fallback),
                 examples: examples(media), headers: headers)
         } else {
             let mediaType = content.keys.sorted()[0]
@@ -410,11 +466,14 @@ private struct DocumentImport {
         return schema(json)
     }
 
-    /// The JSON (or form) body of a content map: its schema and model name; `nil` when it has neither.
-    private func model(_ content: JSONValue?, fallback: String) -> ModelReference? {
+    /// The JSON (or form) body of a content map: its schema and model name, and the document's schema compiled;
+    /// `nil` when it has neither.
+    /// - Parameter place: where the content map is in the document.
+    private func model(_ content: JSONValue?, at place: JSONPointer, fallback: String) -> ModelReference? {
         guard let content,
-            let (_, media) = jsonMedia(content) ?? content["application/x-www-form-urlencoded"].map({ ("form", $0) })
-                ?? content["multipart/form-data"].map({ ("multipart", $0) }),
+            let (key, media) = jsonMedia(content)
+                ?? content["application/x-www-form-urlencoded"].map({ ("application/x-www-form-urlencoded", $0) })
+                ?? content["multipart/form-data"].map({ ("multipart/form-data", $0) }),
             let schemaJSON = media["schema"]
         else { return nil }
         let schema = schema(schemaJSON)
@@ -426,7 +485,10 @@ private struct DocumentImport {
         } else {
             name = fallback
         }
-        return ModelReference(name: name, schema: schema)
+        var model = ModelReference(name: name, schema: schema)
+        model.documentSchema = schemas?.schema(
+            inDocument: documentURI, at: JSONPointer(tokens: place.tokens + [key, "schema"]))
+        return model
     }
 
     private func auth(_ operation: JSONValue) -> Auth {
@@ -514,6 +576,66 @@ private struct DocumentImport {
         return current
     }
 
+    /// A value and where it is, local references followed (`#/components/requestBodies/Pet`): the place the schemas
+    /// inside it are compiled at.
+    private func located(_ value: JSONValue, at pointer: JSONPointer) -> (JSONValue, JSONPointer) {
+        var (current, place) = (value, pointer)
+        var seen: Set<String> = []
+        while let reference = current["$ref"]?.stringValue, reference.hasPrefix("#/"), seen.insert(reference).inserted {
+            let target = JSONPointer(String((reference.removingPercentEncoding ?? reference).dropFirst()))
+            guard let found = document[pointer: target] else { break }
+            (current, place) = (found, target)
+        }
+        return (current, place)
+    }
+
+    /// Where schemas sit in an OpenAPI document: each component schema, and the `schema` of every parameter, header
+    /// and media type, in the components and in the operations.
+    static func schemaPointers(in document: JSONValue) -> [JSONPointer] {
+        var pointers: [JSONPointer] = []
+        func add(_ tokens: [String]) {
+            if document[pointer: JSONPointer(tokens: tokens)] != nil { pointers.append(JSONPointer(tokens: tokens)) }
+        }
+        func parameters(_ tokens: [String]) {
+            for index in (document[pointer: JSONPointer(tokens: tokens)]?.arrayValue ?? []).indices {
+                add(tokens + [String(index), "schema"])
+            }
+        }
+        func headers(_ tokens: [String]) {
+            for name in (document[pointer: JSONPointer(tokens: tokens)]?.objectValue ?? [:]).keys {
+                add(tokens + [name, "schema"])
+            }
+        }
+        func content(_ tokens: [String]) {
+            for media in (document[pointer: JSONPointer(tokens: tokens)]?.objectValue ?? [:]).keys {
+                add(tokens + [media, "schema"])
+            }
+        }
+        func responses(_ tokens: [String]) {
+            for status in (document[pointer: JSONPointer(tokens: tokens)]?.objectValue ?? [:]).keys {
+                content(tokens + [status, "content"])
+                headers(tokens + [status, "headers"])
+            }
+        }
+        let components = document["components"]
+        for name in (components?["schemas"]?.objectValue ?? [:]).keys { add(["components", "schemas", name]) }
+        for name in (components?["parameters"]?.objectValue ?? [:]).keys { add(["components", "parameters", name, "schema"]) }
+        headers(["components", "headers"])
+        for name in (components?["requestBodies"]?.objectValue ?? [:]).keys {
+            content(["components", "requestBodies", name, "content"])
+        }
+        responses(["components", "responses"])
+        for (path, item) in document["paths"]?.objectValue ?? [:] {
+            parameters(["paths", path, "parameters"])
+            for method in HTTPMethod.allCases.map({ $0.rawValue.lowercased() }) where item[method] != nil {
+                parameters(["paths", path, method, "parameters"])
+                content(["paths", path, method, "requestBody", "content"])
+                responses(["paths", path, method, "responses"])
+            }
+        }
+        return pointers
+    }
+
     // MARK: - Schemas
 
     /// A JSON Schema (OpenAPI 3.0 or 3.1 dialect) as an Understudy schema.
@@ -521,11 +643,21 @@ private struct DocumentImport {
         guard case .object(let object) = json else { return .any }
         if let reference = object["$ref"]?.stringValue {
             let prefix = "#/components/schemas/"
-            guard reference.hasPrefix(prefix) else { return schema(resolve(json)) }
+            guard reference.hasPrefix(prefix) else {
+                // A reference this reading cannot follow (into an `$id` resource, to an anchor, another document, or
+                // itself) is any value here; the document's own schema (``ModelReference/documentSchema``) judges
+                // the bodies.
+                let target = resolve(json)
+                guard target["$ref"] == nil, !merging.inlined.contains(reference) else { return .any }
+                merging.inlined.append(reference)
+                defer { merging.inlined.removeLast() }
+                return schema(target)
+            }
             let key = String(reference.dropFirst(prefix.count))
             return .ref(modelNames[key] ?? key)
         }
-        var nullable = object["nullable"] == .bool(true)
+        // `nullable` is OpenAPI 3.0's; in 3.1 (JSON Schema 2020-12) it is no keyword, and `null` is refused.
+        var nullable = isOpenAPI30 && object["nullable"] == .bool(true)
         var types =
             object["type"]?.arrayValue?.compactMap(\.stringValue) ?? object["type"]?.stringValue.map { [$0] } ?? []
         if types.contains("null") {

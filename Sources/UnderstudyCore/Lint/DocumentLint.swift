@@ -89,8 +89,7 @@ public enum DocumentLint {
             for (example, text, model) in examples(of: endpoint, in: spec) {
                 let bytes = Array(text.utf8)
                 guard let body = try? JSONParser().parse(bytes) else { continue }
-                let invalid = Validator(definitions: spec.definitions).validate(body, against: model.schema)
-                    .filter { $0.severity == .error }
+                let invalid = model.findings(body, in: spec, direction: .response).filter { $0.severity == .error }
                 func place(_ finding: Diagnostic) -> Contradiction.Place {
                     Contradiction.Place(
                         endpoint: endpoint.id, example: example, pointer: finding.pointer.collapsingIndices,

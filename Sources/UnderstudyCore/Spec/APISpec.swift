@@ -55,6 +55,9 @@ public struct APISpec: Sendable {
     /// The path every endpoint is served under (`/v1` from an OpenAPI document's `servers[0].url`), empty for
     /// none. Endpoint paths do not include it: a base URL given to `check` does.
     public package(set) var basePath = ""
+    /// Whether `format` is an assertion (a mismatch is an error) rather than JSON Schema's annotation (a warning) in
+    /// the verdicts on an imported document's bodies (`--format-assertion`).
+    public var assertsFormats = false
 
     /// Creates a spec, inferring the schema of every model with the wire settings.
     /// - Parameters:
@@ -224,6 +227,9 @@ public struct ModelReference: Sendable {
     public let name: String
     /// The inferred schema (usually a ``Schema/ref(_:)`` into the spec's definitions).
     public private(set) var schema: Schema
+    /// The document's own schema, compiled as JSON Schema reads it (an imported document's), which bodies of the model
+    /// are judged by; `nil` for a Swift model, judged by ``schema``.
+    public package(set) var documentSchema: CompiledSchema?
     private let infer: @Sendable (inout SchemaInference) throws -> Schema
     private let decodeBody: @Sendable (Data, JSONDecoder) throws -> any Sendable
 

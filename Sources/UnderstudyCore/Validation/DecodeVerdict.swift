@@ -126,7 +126,7 @@ public enum BodyCheck {
 
     /// The schema verdict, repeats merged (one finding per rule and location, with occurrences).
     private static func validation(_ body: JSONValue, model: ModelReference, spec: APISpec) -> [Diagnostic] {
-        Validator(definitions: spec.definitions).validate(body, against: model.schema, mergingRepeats: true)
+        model.findings(body, in: spec, direction: .response, mergingRepeats: true)
     }
 }
 

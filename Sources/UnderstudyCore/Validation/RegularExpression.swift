@@ -22,22 +22,37 @@ enum RegularExpression {
         return expression
     }
 
-    /// ICU's reading of an ECMA-262 pattern's `.` and `$`. ECMA's `.` is any character but `\n`, `\r`, U+2028 and
-    /// U+2029, ICU's also stops at `\v`, `\f` and U+0085; ECMA's `$` is the end of the input (no `m` flag in a
-    /// schema), ICU's also matches before a final line break. Escapes and character classes are left as they are.
+    /// ECMA-262's WhiteSpace and LineTerminator code points, as ICU class members.
+    private static let whitespace =
+        #"\t\n\x{0B}\f\r\x{20}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}"#
+
+    /// ICU's reading of an ECMA-262 pattern. ECMA's `.` is any character but `\n`, `\r`, U+2028 and U+2029, ICU's
+    /// also stops at `\v`, `\f` and U+0085; ECMA's `$` is the end of the input (no `m` flag in a schema), ICU's also
+    /// matches before a final line break; ECMA's `\d`, `\w` and `\s` are ASCII digits, ASCII word characters and its
+    /// own whitespace list, ICU's are Unicode's (Bengali digits are `\d` there). Other escapes are left as they are.
     static func ecmaToICU(_ pattern: String) -> String {
         var translated = ""
         var inClass = false
         var escaped = false
         for character in pattern {
             if escaped {
-                translated.append(character)
                 escaped = false
+                switch (character, inClass) {
+                case ("d", false): translated += "[0-9]"
+                case ("D", false): translated += "[^0-9]"
+                case ("w", false): translated += "[A-Za-z0-9_]"
+                case ("W", false): translated += "[^A-Za-z0-9_]"
+                case ("s", false): translated += "[" + whitespace + "]"
+                case ("S", false): translated += "[^" + whitespace + "]"
+                case ("d", true): translated += "0-9"
+                case ("w", true): translated += "A-Za-z0-9_"
+                case ("s", true): translated += whitespace
+                default: translated += "\\" + String(character)
+                }
                 continue
             }
             switch character {
             case "\\":
-                translated.append(character)
                 escaped = true
             case "[" where !inClass:
                 inClass = true
@@ -50,6 +65,8 @@ enum RegularExpression {
             default: translated.append(character)
             }
         }
+        // A pattern ending in a lone backslash stays invalid: it then matches everything, as one ICU refuses.
+        if escaped { translated += "\\" }
         return translated
     }
 }

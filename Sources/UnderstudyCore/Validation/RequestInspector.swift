@@ -109,7 +109,7 @@ public struct RequestInspector: Sendable {
             return Inspection(
                 findings: findings + brokenRules(body: nil, skipping: skipping, parameter: value), body: nil)
         }
-        let (bodyFindings, parsed) = inspectBody(body, contentType: contentType, model: model, validator: validator)
+        let (bodyFindings, parsed) = inspectBody(body, contentType: contentType, model: model)
         return Inspection(
             findings: findings + bodyFindings + brokenRules(body: parsed, skipping: skipping, parameter: value),
             body: parsed)
@@ -132,7 +132,7 @@ public struct RequestInspector: Sendable {
         }
     }
 
-    private func inspectBody(_ bytes: [UInt8], contentType: String?, model: ModelReference, validator: Validator)
+    private func inspectBody(_ bytes: [UInt8], contentType: String?, model: ModelReference)
         -> ([Diagnostic], JSONValue?)
     {
         if bytes.isBlankJSON {
@@ -179,7 +179,7 @@ public struct RequestInspector: Sendable {
                 )
             }
         }
-        var findings = validator.validate(body, against: model.schema)
+        var findings = model.findings(body, in: spec, direction: .request)
         let read = Self.roundingTinyDecimals(body, schema: model.schema, definitions: spec.definitions)
         // A schema error already says why; the decode would only repeat it less precisely.
         if !findings.contains(where: { $0.severity == .error }),

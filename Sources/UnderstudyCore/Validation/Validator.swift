@@ -27,7 +27,7 @@ public struct Validator: Sendable {
     ///   list of 100,000 is one finding, and memory does not grow with the list.
     public func validate(_ value: JSONValue, against schema: Schema, mergingRepeats: Bool = false) -> [Diagnostic] {
         var walk = Walk(definitions: definitions, direction: direction)
-        walk.merging = mergingRepeats
+        walk.sink = FindingMerger(merging: mergingRepeats)
         walk.check(value, schema)
         return walk.findings
     }
@@ -44,11 +44,9 @@ private struct Walk {
     let definitions: SchemaDefinitions
     let direction: MessageDirection
     var stopAtFirstError = false
-    var findings: [Diagnostic] = []
+    var sink = FindingMerger(merging: false)
+    var findings: [Diagnostic] { sink.findings }
     var path: [PathToken] = []
-    var merging = false
-    /// With `merging`: where each rule's finding at each collapsed location is in `findings`.
-    var merged: [MergeKey: Int] = [:]
     /// The models being checked at each depth of the value, so a model that refers to itself without the value
     /// going deeper is not entered again.
     var visiting: Set<Entered> = []
@@ -56,11 +54,6 @@ private struct Walk {
     struct Entered: Hashable {
         let model: String
         let depth: Int
-    }
-
-    struct MergeKey: Hashable {
-        let rule: RuleID
-        let location: [String?]
     }
 
     enum PathToken {
@@ -77,7 +70,9 @@ private struct Walk {
         self.stopAtFirstError = stopAtFirstError
     }
 
-    var pointer: JSONPointer {
+    var pointer: JSONPointer { Self.pointer(path) }
+
+    static func pointer(_ path: [PathToken]) -> JSONPointer {
         JSONPointer(
             tokens: path.map {
                 switch $0 {
@@ -93,24 +88,11 @@ private struct Walk {
         _ rule: RuleID, _ message: @autoclosure () -> String, expected: @autoclosure () -> String?,
         found: @autoclosure () -> String?, severity: Diagnostic.Severity = .error
     ) {
-        func finding() -> Diagnostic {
-            Diagnostic(severity, rule: rule, at: pointer, message: message(), expected: expected(), found: found())
-        }
         if severity == .error { foundError = true }
-        guard merging else { return findings.append(finding()) }
-        let key = MergeKey(
-            rule: rule,
-            location: path.map {
-                if case .key(let key) = $0 { key } else { nil }
-            })
-        guard let position = merged[key] else {
-            merged[key] = findings.count
-            return findings.append(finding())
-        }
-        if findings[position].examples.count < Diagnostic.examplesKept || findings[position].severity < severity {
-            findings[position].absorb(finding())
-        } else {
-            findings[position].occurrences += 1
+        let path = self.path
+        sink.add(rule, severity: severity, location: path.map { if case .key(let key) = $0 { key } else { nil } }) {
+            Diagnostic(
+                severity, rule: rule, at: Self.pointer(path), message: message(), expected: expected(), found: found())
         }
     }
 
