@@ -243,6 +243,32 @@ struct HostileDocumentTests {
         #expect(PathTemplate("/files/{name}.{ext}").expand(["name": "a b", "ext": "txt"]) == "/files/a%20b.txt")
     }
 
+    /// `/q/{p0}-{p1}-…-{p199}`: matching is one pass over the segment, however many parameters it has (it was
+    /// backtracking, and a request that did not match kept both threads busy for good).
+    @Test(.timeLimit(.minutes(1))) func twoHundredParametersInOneSegmentAreMatchedInOnePass() async throws {
+        let names = (0..<200).map { "p\($0)" }
+        let template = "/q/" + names.map { "{\($0)}" }.joined(separator: "-")
+        let spec = try Self.spec(
+            Self.document(
+                paths: [
+                    .init(template): [
+                        "get": [
+                            "parameters": .array(
+                                names.map { ["name": .string($0), "in": "path", "required": true, "schema": ["type": "string"]] }),
+                            "responses": ["200": ["description": "ok", "content": ["application/json": ["schema": ["type": "object"]]]]],
+                        ]
+                    ]
+                ], schemas: [:]))
+        let values = (0..<200).map { "v\($0)" }
+        #expect(PathTemplate(template).match("/q/" + values.joined(separator: "-"))?["p199"] == "v199")
+        #expect(PathTemplate(template).match("/q/" + values.prefix(150).joined(separator: "-")) == nil)
+        let engine = MockEngine(behaviour: try await ResourceMock(spec: spec))
+        let served = await engine.respond(to: RawRequest(method: "GET", path: "/q/" + values.joined(separator: "-")))
+        #expect(served.status == 200)
+        let unmatched = await engine.respond(to: RawRequest(method: "GET", path: "/q/" + values.prefix(150).joined(separator: "-")))
+        #expect(unmatched.status == 404)
+    }
+
     @Test func aFiveMegabyteDocumentIsServed() async throws {
         let bytes = Self.large.serializedBytes()
         #expect(bytes.count > 5_000_000)

@@ -159,29 +159,43 @@ public struct PathTemplate: Sendable, Hashable, ExpressibleByStringLiteral, Cust
             case .literal(let literal): return text == literal ? [:] : nil
             case .parameter(let name): return [name: text]
             case .template(let parts):
-                // Backtracking is quadratic in the segment's length: a segment longer than any real id is refused.
+                // A segment longer than any real id is refused.
                 guard text.utf8.count <= 1024 else { return nil }
-                return Self.match(parts[...], text)
+                return Self.match(parts, text)
             }
         }
 
-        private static func match(_ parts: ArraySlice<Part>, _ text: Substring) -> [String: Substring]? {
-            guard let first = parts.first else { return text.isEmpty ? [:] : nil }
-            switch first {
-            case .literal(let literal):
-                guard text.hasPrefix(literal) else { return nil }
-                return match(parts.dropFirst(), text.dropFirst(literal.count))
-            case .parameter(let name):
-                var end = text.endIndex
-                while end > text.startIndex {
-                    if var values = match(parts.dropFirst(), text[end...]) {
-                        values[name] = text[..<end]
-                        return values
+        /// One pass from the right, without backtracking, whatever the number of parameters (200 in one segment of a
+        /// hostile document): each literal at its last place that leaves the parameter after it a character, which
+        /// gives the earlier parameters as much as the later ones allow.
+        private static func match(_ parts: [Part], _ text: Substring) -> [String: Substring]? {
+            var values: [String: Substring] = [:]
+            var end = text.endIndex
+            for index in parts.indices.reversed() {
+                switch parts[index] {
+                case .literal(let literal):
+                    guard text[..<end].hasSuffix(literal) else { return nil }
+                    end = text.index(end, offsetBy: -literal.count)
+                case .parameter(let name):
+                    guard end > text.startIndex else { return nil }
+                    var start = text.startIndex
+                    if index > 0 {
+                        // Two parameters side by side: the later one takes one character.
+                        start = text.index(before: end)
+                        if case .literal(let literal) = parts[index - 1] {
+                            // The literal's last end at or before `start`: the searches of the parameters scan
+                            // disjoint stretches, so the whole match reads the segment once.
+                            while !text[..<start].hasSuffix(literal) {
+                                guard start > text.startIndex else { return nil }
+                                start = text.index(before: start)
+                            }
+                        }
                     }
-                    end = text.index(before: end)
+                    values[name] = text[start..<end]
+                    end = start
                 }
-                return nil
             }
+            return end == text.startIndex ? values : nil
         }
     }
 
