@@ -126,6 +126,13 @@ struct Check: AsyncParsableCommand {
     @Flag(help: "Show notes (the spec's choices, the document's examples) in the text output; JSON always has them.")
     var notes = false
 
+    @Flag(
+        help: """
+            Judge a --spec document's `format` as an assertion (a date-time that is not one is an error), not as JSON \
+            Schema's annotation (a warning).
+            """)
+    var formatAssertion = false
+
     @Option(help: "The app's date decoding strategy, when it differs from the spec's: \(DateStrategyArgument.choices).")
     var dateStrategy: DateStrategyArgument?
 
@@ -229,7 +236,9 @@ struct Check: AsyncParsableCommand {
                 settings.keys = keyStrategy.strategy
                 origins.append("--key-strategy")
             }
-            return origins.isEmpty ? spec : spec.withApp(settings, origin: origins.joined(separator: ", "))
+            var spec = origins.isEmpty ? spec : spec.withApp(settings, origin: origins.joined(separator: ", "))
+            spec.assertsFormats = formatAssertion
+            return spec
         }
     }
 

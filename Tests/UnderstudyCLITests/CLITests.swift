@@ -44,6 +44,31 @@ struct CLITests {
         #expect(try check.makeCredentials().otherToken == "t2")
     }
 
+    /// `format` is JSON Schema's annotation (a warning) unless `--format-assertion` makes it an error, on `validate`
+    /// and on `check` alike.
+    @Test func aFormatMismatchIsAWarningUnlessAsserted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-format-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("dates.json")
+        try Data(
+            #"{"openapi": "3.1.0", "info": {"title": "Dates", "version": "1"}, "paths": {"/when": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}}}}}}}}}"#
+                .utf8
+        ).write(to: document)
+        let body = Array(#"{"at": "yesterday"}"#.utf8)
+        let annotated = try #require(try Understudy.parseAsRoot(["validate", "--spec", document.path, "--endpoint", "GET /when", "-"]) as? Validate)
+        let asserted = try #require(
+            try Understudy.parseAsRoot(["validate", "--spec", document.path, "--endpoint", "GET /when", "--format-assertion", "-"])
+                as? Validate)
+        let warning = Validate.check(body, spec: try annotated.selectedSpecs()[0], endpoint: "GET /when", status: nil)
+        #expect(warning.map(\.severity) == [.warning] && warning.map(\.rule) == [.formatMismatch])
+        let error = Validate.check(body, spec: try asserted.selectedSpecs()[0], endpoint: "GET /when", status: nil)
+        #expect(error.map(\.severity) == [.error] && error.first?.summary == #"/at: expected string in date-time format, found "yesterday""#)
+        let check = try #require(
+            try Understudy.parseAsRoot(["check", "--spec", document.path, "--base-url", "http://127.0.0.1:9", "--format-assertion"]) as? Check)
+        #expect(try check.appSpecs().map(\.assertsFormats) == [true])
+    }
+
     // MARK: Run functions
 
     @Test func listJSONHasEveryEndpoint() throws {
