@@ -209,6 +209,11 @@ final class CheckSession: Sendable {
         state.withLock { $0.journal[index].status = exchange.response?.status }
     }
 
+    /// The endpoints the run has called so far (a record not skipped).
+    var called: Set<String> {
+        state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
+    }
+
     func remember(secret: String, as name: String) {
         state.withLock { $0.ledger.redactor.add(secret, as: name) }
     }
@@ -251,7 +256,7 @@ final class CheckSession: Sendable {
     /// document's contradictions (``DocumentLint``; the sample client's as a warning, examples as notes: they
     /// are about the document, not the server) and the spec's choices as notes.
     func noteDocument() {
-        let checked = state.withLock { Set($0.records.values.filter { $0.skipped == nil }.map(\.endpoint)) }
+        let checked = called
         for contradiction in DocumentLint.contradictions(in: spec)
         where contradiction.endpoints.contains(where: checked.contains) || contradiction.endpoints.isEmpty {
             var finding = contradiction.diagnostic

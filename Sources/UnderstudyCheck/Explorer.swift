@@ -63,7 +63,7 @@ struct Explorer {
     /// to an item the reads found: the one write a guest never sends.
     private func deleteFound() async {
         guard session.options.destructive, !Task.isCancelled else { return }
-        let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
+        let reached = session.called
         for endpoint in spec.endpoints where endpoint.method == .delete && !reached.contains(endpoint.id) {
             guard explores(endpoint), !endsSession(endpoint), !isTableEndpoint(endpoint.path) else { continue }
             await write(endpoint)
@@ -324,7 +324,7 @@ struct Explorer {
     /// belong to no resource, changes to items the run did not make. A delete is sent only to an item the run
     /// made, never here.
     private func otherWrites() async {
-        let reached = session.state.withLock { state in Set(state.records.filter { $0.value.skipped == nil }.keys) }
+        let reached = session.called
         for endpoint in spec.endpoints where endpoint.method != .get && !reached.contains(endpoint.id) {
             // A sign-in is checked by signing in; what ends the session comes last.
             guard explores(endpoint), !session.signInEndpoints.contains(endpoint.id), !endsSession(endpoint),

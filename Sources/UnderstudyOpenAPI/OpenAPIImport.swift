@@ -563,17 +563,7 @@ private struct DocumentImport {
 
     /// Follows a local `$ref` (`#/components/responses/NotFound`) to what it points at.
     private func resolve(_ value: JSONValue) -> JSONValue {
-        var current = value
-        var seen: Set<String> = []
-        while let reference = current["$ref"]?.stringValue, reference.hasPrefix("#/"), seen.insert(reference).inserted {
-            var target: JSONValue? = document
-            for token in JSONPointer(String(reference.dropFirst())).tokens {
-                target = target?[token] ?? Int(token).flatMap { target?[$0] }
-            }
-            guard let target else { break }
-            current = target
-        }
-        return current
+        located(value, at: .root).0
     }
 
     /// A value and where it is, local references followed (`#/components/requestBodies/Pet`): the place the schemas

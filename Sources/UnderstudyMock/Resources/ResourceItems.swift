@@ -592,6 +592,8 @@ struct ListCriteria {
         var size: Int?
         /// The page number asked (or the first), when the list is paged by number.
         var number: Int?
+        /// The number of the first page: 0 where the page parameter's minimum says so, else 1.
+        var first = 1
     }
 
     func window(_ query: QueryItems) -> Window {
@@ -607,11 +609,12 @@ struct ListCriteria {
             return query[parameter.name].flatMap { Int($0) } ?? parameter.defaultValue?.numberValue?.intValue
         }
         var window = Window(size: number(parameter(sizeNames)).flatMap { $0 > 0 ? $0 : nil })
+        let page = parameter(pageNames)
+        if case .integer(let constraints)? = page?.schema.nonNull, constraints.minimum == 0 { window.first = 0 }
         if let offset = parameter(Self.offsetNames).flatMap({ query[$0.name] }).flatMap({ Int($0) }) {
             window.offset = max(0, offset)
-        } else if let page = parameter(pageNames) {
-            let first =
-                if case .integer(let constraints) = page.schema.nonNull, constraints.minimum == 0 { 0 } else { 1 }
+        } else if let page {
+            let first = window.first
             let asked = max(first, number(page) ?? first)
             window.number = asked
             if let size = window.size {
@@ -664,8 +667,7 @@ struct ListCriteria {
         let window = window(query)
         let declared = endpoint.parameters.filter { $0.location == .query }
         let pageParameter = declared.first { Self.pageNames.contains($0.name.lowercased()) }
-        let first =
-            if case .integer(let constraints)? = pageParameter?.schema.nonNull, constraints.minimum == 0 { 0 } else { 1 }
+        let first = window.first
         let size = window.size ?? max(shown, 1)
         let number = window.number ?? (first + window.offset / max(size, 1))
         func link(_ page: Int) -> JSONValue {
