@@ -96,7 +96,7 @@ def rebased(schema, prefix):
     return result
 
 
-def document(schema, dialect, name):
+def document(schema, dialect, name, answers=1):
     if dialect == "3.1":
         # A schema resource of its own, as an embedded 2020-12 schema is: its `#` fragments are its own.
         if not (isinstance(schema, dict) and "$id" in schema) and not isinstance(schema, bool):
@@ -105,12 +105,15 @@ def document(schema, dialect, name):
     else:
         schema = rebased(schema, "/components/schemas/Subject")
         version = "3.0.3"
+    # One endpoint answers the subject; more (`/subject1`, ...) give more generated values, each its own stream.
+    operation = {"get": {"responses": {"200": {
+        "description": "the subject",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Subject"}}}}}}}
+    paths = {"/subject" + (str(number) if number else ""): operation for number in range(answers)}
     return {
         "openapi": version,
         "info": {"title": "suite", "version": "1"},
-        "paths": {"/subject": {"get": {"responses": {"200": {
-            "description": "the subject",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Subject"}}}}}}}},
+        "paths": paths,
         "components": {"schemas": {"Subject": schema}},
     }
 
@@ -155,6 +158,87 @@ def run_group(binary, remotes, part, file, index, group, dialect, extra):
             for number, t in enumerate(group["tests"])]
 
 
+GENERATED_ANSWERS = 4
+
+
+def peer_validator(schema, dialect, remotes):
+    """The group's schema in an independent validator (jsonschema-rs, formats asserted), or None without it."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    def retrieve(uri):
+        if uri.startswith("http://localhost:1234/"):
+            return json.loads((remotes / uri[len("http://localhost:1234/"):]).read_text())
+        raise ValueError(f"no remote {uri}")
+    kind = jsonschema_rs.Draft202012Validator if dialect == "3.1" else jsonschema_rs.Draft4Validator
+    try:
+        return kind(schema, validate_formats=True, retriever=retrieve)
+    except Exception:
+        return None
+
+
+def generate_group(binary, remotes, part, file, index, group, dialect):
+    """Values `understudy generate` makes for a satisfiable group's schema, judged by `understudy validate` and by a
+    peer validator: (part, file, group description, verdict, message). The verdict is "valid", "invalid" (a value
+    some validator refuses), or "broken" (a crash, a hang, no value)."""
+    description = group["description"]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        doc = folder / "suite.json"
+        doc.write_text(json.dumps(document(group["schema"], dialect, f"{Path(file).stem}-{index}", GENERATED_ANSWERS)))
+        out = folder / "generated"
+        environment = dict(os.environ, UNDERSTUDY_SCHEMA_REMOTES=f"http://localhost:1234/={remotes}/")
+        try:
+            made = subprocess.run([binary, "generate", "--spec", str(doc), "--out", str(out), "--seed", str(index + 1)],
+                                  capture_output=True, text=True, timeout=60, env=environment)
+            if made.returncode != 0:
+                return part, file, description, "broken", f"generate exit {made.returncode}: {made.stderr.strip()[:200]}"
+            judged = subprocess.run(
+                [binary, "validate", "--spec", str(doc), "--fixtures", str(out), "--format", "json", "--format-assertion"],
+                capture_output=True, text=True, timeout=60, env=environment)
+        except subprocess.TimeoutExpired:
+            return part, file, description, "broken", "hang"
+        if judged.returncode not in (0, 1):
+            return part, file, description, "broken", f"validate exit {judged.returncode}: {judged.stderr.strip()[:200]}"
+        values = [json.loads(path.read_text())["responses"]["200"] for path in sorted((out / "suite").glob("*.json"))]
+        if len(values) != GENERATED_ANSWERS:
+            return part, file, description, "broken", f"{len(values)} values generated"
+        errors = [f["message"] for f in json.loads(judged.stdout)["findings"] if f.get("severity") == "error"]
+        if errors:
+            return part, file, description, "invalid", errors[0][:200]
+        peer = peer_validator(group["schema"], dialect, remotes)
+        for value in values if peer else []:
+            if not peer.is_valid(value):
+                return part, file, description, "invalid", f"jsonschema-rs refuses {json.dumps(value)[:160]}"
+        return part, file, description, "valid", "" if peer else "(no peer validator)"
+
+
+def generation(arguments, runs, remotes):
+    """The generation property: every value made for a satisfiable schema of the suite validates."""
+    satisfiable = [run for run in runs if any(test["valid"] for test in run[3]["tests"])]
+    with ThreadPoolExecutor(arguments.jobs) as pool:
+        results = list(pool.map(
+            lambda run: generate_group(arguments.binary, remotes, run[0], run[1], run[2], run[3], run[4]), satisfiable))
+    by_part = {}
+    for part, file, description, verdict, message in results:
+        entry = by_part.setdefault(part, {"valid": 0, "invalid": 0, "broken": 0})
+        entry[verdict] += 1
+        if verdict != "valid" and arguments.failures:
+            print(f"FAIL {part} {file} / {description}: {verdict} {message}")
+    peer = "jsonschema-rs and understudy" if peer_validator(True, "3.1", remotes) is not None else "understudy only"
+    print(f"generated values ({GENERATED_ANSWERS} per schema, judged by {peer}, formats asserted):")
+    for part, entry in sorted(by_part.items()):
+        total = sum(entry.values())
+        print(f"{part}: {entry['valid']}/{total} schemas ({100 * entry['valid'] / total:.1f}%), "
+              f"{entry['invalid']} with an invalid value, {entry['broken']} broken")
+    required = [by_part[part] for part in ("2020-12", "3.0 (draft 4)") if part in by_part]
+    valid, total = sum(e["valid"] for e in required), sum(sum(e.values()) for e in required)
+    percent = 100 * valid / total if total else 0
+    print(f"\nrequired: {valid}/{total} ({percent:.1f}%), needed {arguments.require:.1f}%")
+    return 0 if percent >= arguments.require else 1
+
+
 def groups(suite):
     """Every group to run: (part, file, index, group, dialect, extra arguments), and the groups left out."""
     tests = suite / "tests"
@@ -184,6 +268,8 @@ def main():
     parser.add_argument("--require", type=float, default=100.0, help="percent of required cases that must pass")
     parser.add_argument("--failures", action="store_true", help="list every failing case")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--generate", action="store_true",
+                        help="judge generated values instead: `understudy generate` for every satisfiable schema")
     arguments = parser.parse_args()
     if not (arguments.suite / "tests").is_dir():
         print(f"{arguments.suite}: not a JSON Schema Test Suite checkout (no tests/)", file=sys.stderr)
@@ -193,6 +279,8 @@ def main():
         return 2
     runs, left_out = groups(arguments.suite)
     remotes = (arguments.suite / "remotes").resolve()
+    if arguments.generate:
+        return generation(arguments, runs, remotes)
     with ThreadPoolExecutor(arguments.jobs) as pool:
         results = list(pool.map(lambda run: run_group(arguments.binary, remotes, run[0], run[1], run[2], run[3], run[4], run[5]), runs))
     by_file, by_part, failures = {}, {}, []

@@ -148,7 +148,7 @@ struct Validate: ParsableCommand {
                 }
                 var judged: [Diagnostic] = []
                 if let request = fixture.request, let model = endpoint.request {
-                    judged += BodyCheck.findings(request.serializedBytes(), model: model, spec: spec).map { finding in
+                    judged += BodyCheck.findings(request.serializedBytes(), model: model, spec: spec, direction: .request).map { finding in
                         var finding = finding
                         finding.message = "request: " + finding.message
                         return finding

@@ -214,7 +214,7 @@ extension CheckSession {
         var generator = FixtureGenerator(
             seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
         generator.direction = .request
-        return generator.value(for: model.schema)
+        return generator.value(for: model)
     }
 
     /// A body in the media type the endpoint takes: JSON where the document allows it (and for built-in

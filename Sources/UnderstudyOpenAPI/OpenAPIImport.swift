@@ -178,12 +178,12 @@ private struct DocumentImport {
         let envelopeSchema = envelope?.schema ?? errorModel.map { .ref($0) } ?? .any
         var envelopeModel = ModelReference(name: errorModel ?? envelope?.name ?? "Error", schema: envelopeSchema)
         if errorModel == nil { envelopeModel.documentSchema = envelope?.documentSchema }
-        let errorEnvelope = ErrorEnvelope(model: envelopeModel) { [definitions] status, messages in
+        let errorEnvelope = ErrorEnvelope(model: envelopeModel) { [definitions, envelopeModel] status, messages in
             // The document's own error schema, with the status and the message where it has room for them.
             guard envelopeSchema != .any else {
                 return ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
             }
-            return ErrorBody.make(envelopeSchema, definitions: definitions, status: status, messages: messages)
+            return ErrorBody.make(envelopeModel, definitions: definitions, status: status, messages: messages)
         }
         let wire = DecoderSettings(canonical: info[OpenAPIExtension.wire] ?? info[OpenAPIExtension.legacyDecoder])
         var spec = APISpec(

@@ -97,12 +97,12 @@ extension APISpec {
         var request: JSONValue?
         if let model = endpoint.request {
             generator.direction = .request
-            switch exampleUse(endpoint.examples.request, model: model) {
+            switch exampleUse(endpoint.examples.request, model: model, direction: .request) {
             case .verbatim(let example): request = example
             case .rejected(let reason):
                 reasons[0] = reason
-                request = generator.value(for: model.schema)
-            case .absent: request = generator.value(for: model.schema)
+                request = generator.value(for: model)
+            case .absent: request = generator.value(for: model)
             }
             generator.direction = .response
         }
@@ -113,16 +113,21 @@ extension APISpec {
             case .verbatim(let example): responses[status] = example
             case .rejected(let reason):
                 reasons[status] = reason
-                responses[status] = generator.answer(for: model.schema)
-            case .absent: responses[status] = generator.answer(for: model.schema)
+                responses[status] = generator.answer(for: model)
+            case .absent: responses[status] = generator.answer(for: model)
             }
         } else {
             responses[endpoint.success.rawValue] = .null
         }
 
         for status in endpoint.errors {
-            let generated = errorEnvelope.make(status, [HTTPStatus.reason(status)])
-            switch exampleUse(endpoint.examples.responses[status.rawValue], model: errorEnvelope.model) {
+            // The status's own documented schema where the document gives one (as the mock answers), else the envelope.
+            let documented = endpoint.documentedResponse(for: status.rawValue)?.model
+            let generated =
+                documented.map {
+                    ErrorBody.make($0, definitions: definitions, settings: wire, status: status, messages: [HTTPStatus.reason(status)])
+                } ?? errorEnvelope.make(status, [HTTPStatus.reason(status)])
+            switch exampleUse(endpoint.examples.responses[status.rawValue], model: documented ?? errorEnvelope.model) {
             case .verbatim(let example): responses[status.rawValue] = example
             case .rejected(let reason):
                 reasons[status.rawValue] = reason
@@ -134,10 +139,12 @@ extension APISpec {
     }
 
     /// Whether a document example can serve verbatim: it must validate and decode.
-    private func exampleUse(_ text: String?, model: ModelReference) -> ExampleUse {
+    private func exampleUse(
+        _ text: String?, model: ModelReference, direction: MessageDirection = .response
+    ) -> ExampleUse {
         guard let text else { return .absent }
         let bytes = Array(text.utf8)
-        let findings = BodyCheck.findings(bytes, model: model, spec: self).filter { $0.severity == .error }
+        let findings = BodyCheck.findings(bytes, model: model, spec: self, direction: direction).filter { $0.severity == .error }
         if let first = findings.first { return .rejected(first.summary) }
         guard let value = try? JSONParser().parse(bytes) else { return .absent }
         return .verbatim(value)

@@ -2,7 +2,7 @@
 /// the schema, with the members that carry a status or a message given the real ones.
 ///
 /// ```swift
-/// ErrorBody.make(.ref("Error"), definitions: spec.definitions, status: .notFound, messages: ["no pet 7"])
+/// ErrorBody.make(errorModel, definitions: spec.definitions, status: .notFound, messages: ["no pet 7"])
 /// // {"code": 404, "message": "no pet 7"}
 /// ```
 package enum ErrorBody {
@@ -15,20 +15,28 @@ package enum ErrorBody {
     /// Member names that carry the status, lower-cased.
     static let statusNames: Set<String> = ["code", "status", "statuscode", "status_code", "httpstatus"]
 
-    /// A body that validates against `schema`: generated with a seed taken from the status, then the status
-    /// and the messages put where the schema has room for them (only where the result still validates).
+    /// A body that validates against the model's schema (the document's own, where it has one): generated with a
+    /// seed taken from the status, then the status and the messages put where the schema has room for them (only
+    /// where the result still validates).
     package static func make(
-        _ schema: Schema, definitions: SchemaDefinitions, settings: DecoderSettings = .plain, status: HTTPStatus,
-        messages: [String]
+        _ model: ModelReference, definitions: SchemaDefinitions, settings: DecoderSettings = .plain,
+        status: HTTPStatus, messages: [String]
     ) -> JSONValue {
+        let schema = model.schema
         var generator = FixtureGenerator(seed: UInt64(status.rawValue), definitions: definitions, settings: settings)
-        let generated = generator.value(for: schema)
+        let generated = generator.value(for: model)
+        func isValid(_ body: JSONValue) -> Bool {
+            if let documentSchema = model.documentSchema {
+                return SchemaValidator(.init(direction: .response)).isValid(body, against: documentSchema)
+            }
+            return !Validator(definitions: definitions).validate(body, against: schema).contains { $0.severity == .error }
+        }
         let message = messages.isEmpty ? HTTPStatus.reason(status) : messages.joined(separator: "; ")
         let resolved = schema.resolved(in: definitions)
         // An error that is only a string (`schema: {type: string}`) is the message.
         if case .string(let constraints)? = resolved, constraints.values == nil, constraints.format == nil {
             let text = constraints.maxLength.map { String(message.prefix($0)) } ?? message
-            return text.count >= (constraints.minLength ?? 0) ? .string(text) : generated
+            return text.count >= (constraints.minLength ?? 0) && isValid(.string(text)) ? .string(text) : generated
         }
         guard case .object(var members) = generated, case .object(let object)? = resolved else {
             return generated
@@ -58,8 +66,7 @@ package enum ErrorBody {
             guard let candidate else { continue }
             var trial = members
             trial[property.name] = candidate
-            let findings = Validator(definitions: definitions).validate(.object(trial), against: schema)
-            if !findings.contains(where: { $0.severity == .error }) { members = trial }
+            if isValid(.object(trial)) { members = trial }
         }
         return .object(members)
     }

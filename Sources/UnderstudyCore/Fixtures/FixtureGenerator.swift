@@ -58,6 +58,26 @@ public struct FixtureGenerator {
         return .object(members)
     }
 
+    /// A value of `model`: ``value(for:name:)`` of its schema, and where the document's own schema
+    /// (``ModelReference/documentSchema``) refuses that value, the value ``SchemaGenerator`` makes close to it (its
+    /// valid parts kept), so a generated body keeps every keyword the document writes.
+    public mutating func value(for model: ModelReference) -> JSONValue {
+        conforming(value(for: model.schema), to: model)
+    }
+
+    /// ``answer(for:)-(Schema)`` of a model's schema, kept to the document's own schema as ``value(for:)-(ModelReference)`` is.
+    public mutating func answer(for model: ModelReference) -> JSONValue {
+        conforming(answer(for: model.schema), to: model)
+    }
+
+    private func conforming(_ value: JSONValue, to model: ModelReference) -> JSONValue {
+        guard let schema = model.documentSchema else { return value }
+        // Seeded apart from this generator's stream: a valid value leaves every later value as it was.
+        var random = random.derived(model.name)
+        var generator = SchemaGenerator(seed: random.next(), direction: direction)
+        return generator.value(for: schema, near: value) ?? value
+    }
+
     private mutating func value(for schema: Schema, name: String?, depth: Int) -> JSONValue {
         switch schema {
         case .any:
@@ -109,7 +129,8 @@ public struct FixtureGenerator {
             }
             return .array(elements)
         case .oneOf(let alternatives):
-            return value(for: alternatives[0], name: name, depth: depth)
+            guard let first = alternatives.first else { return .null }
+            return value(for: first, name: name, depth: depth)
         case .nullable(let wrapped):
             if depth > 4 { return .null }
             return value(for: wrapped, name: name, depth: depth)

@@ -245,6 +245,12 @@ struct PatternSample {
             case "n": return (.characters(["\n"]), [], "\n")
             case "t": return (.characters(["\t"]), [], "\t")
             case "r": return (.characters(["\r"]), [], "\r")
+            case "c":
+                // A control character: `\cC` is U+0003, the letter's code modulo 32.
+                guard let letter = current, let code = letter.asciiValue, letter.isLetter else { return nil }
+                index += 1
+                let control = Character(Unicode.Scalar(code % 32))
+                return (.characters([control]), [], control)
             case "u", "x":
                 let count = character == "u" ? 4 : 2
                 guard index + count <= text.count, let value = UInt32(String(text[index..<index + count]), radix: 16),

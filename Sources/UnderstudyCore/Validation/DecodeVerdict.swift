@@ -83,17 +83,20 @@ public enum DecodeVerdict {
 /// Both verdicts on a body: schema validation and the app's decode.
 public enum BodyCheck {
     /// Every finding for `bytes` as a body of `model` in `spec`: invalid JSON, schema violations,
-    /// and the app's decode failure.
+    /// and the app's decode failure. A request's `readOnly` members are not required, nor a response's `writeOnly`
+    /// ones.
     public static func findings(
-        _ bytes: [UInt8], model: ModelReference, spec: APISpec, parser: JSONParser = JSONParser()
+        _ bytes: [UInt8], model: ModelReference, spec: APISpec, direction: MessageDirection = .response,
+        parser: JSONParser = JSONParser()
     ) -> [Diagnostic] {
-        inspect(bytes, model: model, spec: spec, parser: parser).findings
+        inspect(bytes, model: model, spec: spec, direction: direction, parser: parser).findings
     }
 
     /// The ``findings(_:model:spec:parser:)``, and the body they parsed (`nil` when it is not JSON), so a caller
     /// that reads the body too parses it once.
     public static func inspect(
-        _ bytes: [UInt8], model: ModelReference, spec: APISpec, parser: JSONParser = JSONParser()
+        _ bytes: [UInt8], model: ModelReference, spec: APISpec, direction: MessageDirection = .response,
+        parser: JSONParser = JSONParser()
     ) -> (findings: [Diagnostic], body: JSONValue?) {
         // The app's decode runs before the tree is built, so the two never hold memory at the same time: a
         // 30 MB answer costs the larger of them, not their sum.
@@ -108,14 +111,14 @@ public enum BodyCheck {
             return ([finding], nil)
         }
         let findings =
-            validation(body, model: model, spec: spec)
+            validation(body, model: model, spec: spec, direction: direction)
             + (decodeError.flatMap { DecodeVerdict.diagnostic(for: $0, body: body, model: model.name) }.map { [$0] } ?? [])
         return (findings, body)
     }
 
     /// The findings for an already parsed body (`bytes` are what the app decodes).
     public static func findings(_ body: JSONValue, bytes: [UInt8], model: ModelReference, spec: APISpec) -> [Diagnostic] {
-        var findings = validation(body, model: model, spec: spec)
+        var findings = validation(body, model: model, spec: spec, direction: .response)
         if let error = model.decodeError(bytes, settings: spec.app.decoder),
             let finding = DecodeVerdict.diagnostic(for: error, body: body, model: model.name)
         {
@@ -125,8 +128,10 @@ public enum BodyCheck {
     }
 
     /// The schema verdict, repeats merged (one finding per rule and location, with occurrences).
-    private static func validation(_ body: JSONValue, model: ModelReference, spec: APISpec) -> [Diagnostic] {
-        model.findings(body, in: spec, direction: .response, mergingRepeats: true)
+    private static func validation(
+        _ body: JSONValue, model: ModelReference, spec: APISpec, direction: MessageDirection
+    ) -> [Diagnostic] {
+        model.findings(body, in: spec, direction: direction, mergingRepeats: true)
     }
 }
 

@@ -194,7 +194,7 @@ package struct FixtureMock: ReadsFixtures {
             error.body
             ?? documented.model.map {
                 ErrorBody.make(
-                    $0.schema, definitions: spec.definitions, settings: spec.wire, status: error.status,
+                    $0, definitions: spec.definitions, settings: spec.wire, status: error.status,
                     messages: error.messages)
             } ?? spec.errorEnvelope.make(error.status, error.messages)
         return MockResponse(status: error.status.rawValue, headers: headers, body: body.serializedBytes())
@@ -243,13 +243,13 @@ package struct FixtureMock: ReadsFixtures {
             return .json(
                 imported
                     ? ErrorBody.make(
-                        model.schema, definitions: spec.definitions, settings: spec.wire,
+                        model, definitions: spec.definitions, settings: spec.wire,
                         status: HTTPStatus(rawValue: status), messages: [message])
                     : spec.errorEnvelope.make(HTTPStatus(rawValue: status), [message]))
         }
         var generator = FixtureGenerator(
             seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
-        return .json(generator.answer(for: model.schema))
+        return .json(generator.answer(for: model))
     }
 
     private static func body(_ value: JSONValue, json: Bool) -> Body {
