@@ -137,7 +137,7 @@ struct Mock: AsyncParsableCommand {
     /// then one per `--spec` document.
     /// - Throws: ``ExitStatus/toolFailure`` for an unreadable document, or what starting a server throws.
     func start() async throws -> [MockLauncher.Running] {
-        let specs = try SpecFiles.load(spec)
+        let specs = try SpecFiles.load(spec, servingMeanwhile: true)
         var configuration = MockConfiguration(
             seed: seed, stateFile: try state.map(Self.stateLocation),
             fixturesDirectory: fixtures.map { URL(fileURLWithPath: $0, isDirectory: true) }, jwtSecret: jwtSecret,

@@ -25,21 +25,34 @@ enum OpenAPIDocumentReader {
         }
     }
 
-    /// Checks the document's version, then its structure with OpenAPIKit (3.0 or 3.1): what OpenAPIKit refuses is
-    /// returned as a problem (its message names where), never a reason to refuse the whole document. The importer
-    /// reads what it understands and ignores an invalid keyword (`items` given as an array, an `authorizationUrl`
-    /// that is not a URL), as Prism and Schemathesis read such documents.
-    /// - Returns: what OpenAPIKit refuses, empty when nothing.
-    /// - Throws: ``OpenAPIImportError`` when the document has no `openapi` version or one other than 3.0 and 3.1.
-    static func validate(_ document: JSONValue, source: String) throws -> [String] {
-        try validate(document, source: source, maximumCheckedBytes: 2_000_000)
+    /// Starts OpenAPIKit's check of the document's structure (3.0 or 3.1) on a thread of its own, so the import goes
+    /// on beside it: what OpenAPIKit refuses is a problem (its message names where), never a reason to refuse the
+    /// whole document. The importer reads what it understands and ignores an invalid keyword (`items` given as an
+    /// array, an `authorizationUrl` that is not a URL), as Prism and Schemathesis read such documents.
+    /// - Parameter then: called with the problems when the check ends, on its thread.
+    /// - Returns: the check under way; ``StructureCheck/problems`` waits for what it refuses.
+    static func startCheck(
+        _ document: JSONValue, source: String, then deliver: (@Sendable ([String]) -> Void)?
+    ) -> StructureCheck {
+        StructureCheck {
+            let problems = (try? validate(document, source: source, maximumCheckedBytes: 2_000_000)) ?? []
+            deliver?(problems)
+            return problems
+        }
     }
 
-    static func validate(_ document: JSONValue, source: String, maximumCheckedBytes: Int) throws -> [String] {
+    /// - Throws: ``OpenAPIImportError`` when the document has no `openapi` version or one other than 3.0 and 3.1.
+    static func checkVersion(_ document: JSONValue, source: String) throws {
         guard let version = document["openapi"]?.stringValue else { throw OpenAPIImportError.notOpenAPI(source) }
         guard version.hasPrefix("3.1.") || version.hasPrefix("3.0.") else {
             throw OpenAPIImportError.unsupportedVersion(source, version)
         }
+    }
+
+    /// What OpenAPIKit refuses in the document, checked whole when it is at most `maximumCheckedBytes` long.
+    static func validate(_ document: JSONValue, source: String, maximumCheckedBytes: Int) throws -> [String] {
+        try checkVersion(document, source: source)
+        let version = document["openapi"]?.stringValue ?? ""
         let data = Data(document.serializedBytes())
         // OpenAPIKit decodes the whole document to check it: seconds a megabyte in a debug build. Above this size its
         // problems are not listed; what the importer cannot read is ignored all the same.
@@ -62,5 +75,30 @@ enum OpenAPIDocumentReader {
         } catch {
             return ["\(error)"]
         }
+    }
+}
+
+/// Work on a thread of its own, whose result is waited for where it is needed: OpenAPIKit's check of a large
+/// document takes as long as the rest of its import, and the two share no state.
+final class StructureCheck: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written once by the thread before `done` is signalled, read only after waiting for it.
+    private var result: [String] = []
+
+    init(_ work: @escaping @Sendable () -> [String]) {
+        let thread = Thread { [self] in
+            result = work()
+            done.signal()
+        }
+        // OpenAPIKit decodes recursively: as deep a document as the main thread reads must not exhaust this one.
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+
+    /// What the check found, once it has ended.
+    var problems: [String] {
+        done.wait()
+        done.signal()
+        return result
     }
 }

@@ -38,7 +38,7 @@ public enum OpenAPIImport {
     /// Reads a parsed OpenAPI document.
     /// - Throws: ``OpenAPIImportError`` when it is not an OpenAPI 3.0 / 3.1 document.
     public static func spec(document: JSONValue, source: String, fallbackID: String? = nil) throws -> APISpec {
-        try read(document: document, source: source, fallbackID: fallbackID).spec
+        try read(document: document, source: source, fallbackID: fallbackID, structure: .skip).spec
     }
 
     /// Reads JSON or YAML bytes as an OpenAPI document, and says what in it OpenAPIKit refuses: a document with an
@@ -52,11 +52,32 @@ public enum OpenAPIImport {
         try read(document: OpenAPIDocumentReader.parse(bytes, source: source), source: source, fallbackID: fallbackID)
     }
 
+    /// ``read(_:source:fallbackID:)``, without waiting for OpenAPIKit's check of the document's structure: what it
+    /// refuses is handed to `structureProblems` when the check ends, maybe after this returns (a mock serves
+    /// meanwhile). The other problems are returned.
+    public static func read(
+        _ bytes: [UInt8], source: String, fallbackID: String? = nil,
+        structureProblems: @escaping @Sendable ([String]) -> Void
+    ) throws -> (spec: APISpec, problems: [String]) {
+        try read(
+            document: OpenAPIDocumentReader.parse(bytes, source: source), source: source, fallbackID: fallbackID,
+            structure: .deliver(structureProblems))
+    }
+
+    /// What becomes of OpenAPIKit's check of a document's structure.
+    private enum StructureHandling {
+        case wait
+        case skip
+        case deliver(@Sendable ([String]) -> Void)
+    }
+
     /// A Swagger 2.0 document is read as the OpenAPI 3.0 document it upgrades to (``Swagger2Conversion``); what the
     /// upgrade cannot carry over exactly is among the problems.
-    private static func read(document: JSONValue, source: String, fallbackID: String?) throws
-        -> (spec: APISpec, problems: [String])
-    {
+    /// OpenAPIKit's check runs beside the import (what it refuses is only a problem, never a reason to refuse the
+    /// document), and is waited for, left out, or handed on as `structure` says.
+    private static func read(
+        document: JSONValue, source: String, fallbackID: String?, structure handling: StructureHandling = .wait
+    ) throws -> (spec: APISpec, problems: [String]) {
         var document = document
         var notes: [String] = []
         if Swagger2Conversion.isSwagger2(document) {
@@ -65,7 +86,14 @@ public enum OpenAPIImport {
         } else if document["openapi"] == nil, let version = Swagger2Conversion.version(of: document) {
             throw OpenAPIImportError.unsupportedVersion(source, "Swagger \(version)")
         }
-        var problems = try OpenAPIDocumentReader.validate(document, source: source)
+        try OpenAPIDocumentReader.checkVersion(document, source: source)
+        var structure: StructureCheck?
+        switch handling {
+        case .wait: structure = OpenAPIDocumentReader.startCheck(document, source: source, then: nil)
+        case .skip: break
+        case .deliver(let deliver): _ = OpenAPIDocumentReader.startCheck(document, source: source, then: deliver)
+        }
+        var problems: [String] = []
         if let version = document["openapi"]?.stringValue, !version.hasPrefix("3.0"),
             let place = Self.firstNullable(in: document)
         {
@@ -73,7 +101,8 @@ public enum OpenAPIImport {
                 "\(place): `nullable` is OpenAPI 3.0's, no keyword of \(version) (JSON Schema 2020-12), so `null` is "
                     + "refused there; write `type: [string, \"null\"]` (or `anyOf` with `{type: \"null\"}`) to admit it")
         }
-        return (DocumentImport(document, source: source).spec(fallbackID: fallbackID), notes + problems)
+        let spec = DocumentImport(document, source: source).spec(fallbackID: fallbackID)
+        return (spec, notes + (structure?.problems ?? []) + problems)
     }
 }
 

@@ -157,6 +157,26 @@ struct CLITests {
         #expect(try JSONValue(parsing: result.stdout)["count"] == 67)
     }
 
+    /// `validate` and `check` look at the document while their options are checked and again when they run: it is
+    /// imported once, and what OpenAPIKit refuses in it (here `items` given as an array) is said once.
+    @Test func aDocumentsProblemsAreSaidOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-once-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("tuples.json")
+        try Data(
+            #"{"openapi": "3.0.3", "info": {"title": "Tuples", "version": "1"}, "paths": {"/pairs": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": [{"type": "string"}]}}}}}}}}}"#
+                .utf8
+        ).write(to: document)
+        let body = folder.appendingPathComponent("body.json")
+        try Data("[]".utf8).write(to: body)
+        let validate = try await UnderstudyBinary.run(["validate", "--spec", document.path, "--endpoint", "GET /pairs", body.path])
+        #expect(validate.status == 0)
+        #expect(validate.stderr.components(separatedBy: "warning: ").count - 1 == 1, "\(validate.stderr)")
+        let plan = try await UnderstudyBinary.run(["check", "--spec", document.path, "--base-url", "http://127.0.0.1:9", "--plan"])
+        #expect(plan.stderr.components(separatedBy: "warning: ").count - 1 == 1, "\(plan.stderr)")
+    }
+
     @Test func binaryValidateExitCodes() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-validate-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
