@@ -20,6 +20,9 @@ public struct APISelection: ExpressibleByArgument, Hashable, Sendable {
 
     public static var allValueStrings: [String] { Specs.selectors }
 
+    /// `all` in a help text, not the specs it names.
+    public var defaultValueDescription: String { name }
+
     /// The selectors that name one API or one backend, as a help text shows them.
     static let oneAPIList = Specs.selectors.filter { $0 != "all" }.joined(separator: ", ")
 

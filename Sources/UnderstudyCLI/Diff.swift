@@ -75,7 +75,16 @@ struct Diff: ParsableCommand {
             after = Dictionary(uniqueKeysWithValues: api.specs.map { ($0.id, $0.canonicalJSON) })
         } else {
             before = try load(old!)
-            after = try load(new!)
+            var loaded = try load(new!)
+            // Two versions of one document (`petstore-v1.yaml`, `petstore-v2.yaml`) are one API, whatever each file
+            // is named after: a file against a file compares their APIs when each holds one.
+            if !isFolder(old!), !isFolder(new!), before.count == 1, loaded.count == 1, let id = before.keys.first,
+                let (otherID, document) = loaded.first, otherID != id, case .object(var members) = document
+            {
+                members["api"] = .string(id)
+                loaded = [id: .object(members)]
+            }
+            after = loaded
         }
         let selected = { (documents: [String: JSONValue]) in
             api == .all ? documents : documents.filter { ids.contains($0.key) }
@@ -83,14 +92,16 @@ struct Diff: ParsableCommand {
         return SpecDiff.compare(old: selected(before), new: selected(after))
     }
 
+    private static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
     /// A canonical spec or OpenAPI file, or every such file directly in a folder, as canonical specs keyed by API id.
     static func load(_ path: String) throws -> [String: JSONValue] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw DiffError("\(path) does not exist")
-        }
+        guard FileManager.default.fileExists(atPath: path) else { throw DiffError("\(path) does not exist") }
         let files: [String]
-        if isFolder.boolValue {
+        if isFolder(path) {
             let extensions = [".json", ".yaml", ".yml"]
             files = try FileManager.default.contentsOfDirectory(atPath: path)
                 .filter { name in extensions.contains { name.hasSuffix($0) } }.sorted()

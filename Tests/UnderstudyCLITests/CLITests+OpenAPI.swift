@@ -45,6 +45,38 @@ extension CLITests {
         #expect(try Diff.changes(old: yaml[0], new: specs, baseline: nil, api: #require(APISelection(argument: "intra42"))) == [])
     }
 
+    /// Two versions of one document in files of different names are one API (oasdiff's way, and the README's
+    /// example): before, the API was named after each file's stem, so every such diff said "the API is no longer
+    /// described" whatever changed.
+    @Test func twoVersionsOfADocumentUnderDifferentNamesAreOneAPI() throws {
+        let folder = try Self.temporaryFolder("openapi-versions")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Documents/petstore.yaml")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let old = folder.appendingPathComponent("petstore-v1.yaml")
+        let new = folder.appendingPathComponent("petstore-v2.yaml")
+        try Data(text.utf8).write(to: old)
+        // The second version no longer has `GET /health`.
+        var lines = text.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "  /health:"))
+        var end = start + 1
+        while end < lines.count, lines[end].hasPrefix("   ") || lines[end].isEmpty { end += 1 }
+        lines.removeSubrange(start..<end)
+        try Data(lines.joined(separator: "\n").utf8).write(to: new)
+        let changes = try Diff.changes(old: old.path, new: new.path, baseline: nil, api: .all)
+        #expect(changes.map(\.rule) == ["diff.endpoint-removed"], "\(changes)")
+        #expect(changes.first?.api == "petstore-v1")
+        #expect(try Diff.changes(old: old.path, new: old.path, baseline: nil, api: .all) == [])
+    }
+
+    @Test func helpShowsTheAPIDefaultByItsName() {
+        for help in [Understudy.helpMessage(for: Diff.self), Understudy.helpMessage(for: Export.self)] {
+            #expect(help.contains("default: all)"))
+            #expect(!help.contains("APISpec("))
+        }
+    }
+
     @Test func binaryDiffReadsOpenAPIDocuments() async throws {
         let folder = try Self.temporaryFolder("openapi-diff")
         defer { try? FileManager.default.removeItem(at: folder) }
