@@ -1,31 +1,12 @@
 /// Findings: how they are worded, recorded, held while probing, and merged.
 extension SchemaEvaluation {
-    func isFalse(_ id: Int) -> Bool {
-        let keywords = storage.nodes[id].keywords
-        guard keywords.count == 1, case .never = keywords[0] else { return false }
-        return true
-    }
+    func isFalse(_ id: Int) -> Bool { storage.isFalse(id) }
 
     /// Whether a missing required property is excused by the message direction (`readOnly` in a request,
     /// `writeOnly` in a response), its schema read through `$ref`s.
     func isExempt(_ name: String, in id: Int) -> Bool {
         guard let direction = configuration.direction, let schema = propertySchema(name, in: id) else { return false }
-        var current = schema
-        for _ in 0..<32 {
-            let node = storage.nodes[current]
-            switch (node.access, direction) {
-            case (.readOnly, .request), (.writeOnly, .response): return true
-            default: break
-            }
-            guard
-                let next = node.keywords.lazy.compactMap({ keyword -> Int? in
-                    if case .reference(.resolved(let target), _) = keyword { return target }
-                    return nil
-                }).first
-            else { return false }
-            current = next
-        }
-        return false
+        return storage.isLeftOut(schema, in: direction)
     }
 
     func propertySchema(_ name: String, in id: Int) -> Int? {

@@ -222,7 +222,7 @@ extension GenerationRun {
     private mutating func array(_ facts: GenerationFacts, hint: [JSONValue]?, small: Bool) -> JSONValue? {
         var upper = facts.maxItems ?? .max
         for entry in facts.items {
-            if let rest = entry.rest, isNever(rest) { upper = min(upper, entry.prefix.count) }
+            if let rest = entry.rest, storage.isFalse(rest) { upper = min(upper, entry.prefix.count) }
         }
         let needed = facts.contains.map(\.minimum).max() ?? 0
         let lower = max(facts.minItems, needed)
@@ -275,13 +275,6 @@ extension GenerationRun {
             elements.append(element)
         }
         return .array(elements)
-    }
-
-    private func isNever(_ node: Int) -> Bool {
-        guard storage.nodes[node].keywords.count == 1, case .never = storage.nodes[node].keywords[0] else {
-            return false
-        }
-        return true
     }
 
     // MARK: Objects
@@ -389,26 +382,12 @@ extension GenerationRun {
     }
 
     /// Whether the message direction leaves a declared member out: `readOnly` in a request, `writeOnly` in a
-    /// response (its schema read through `$ref`s).
+    /// response.
     private func isExcludedByDirection(_ key: String, _ facts: GenerationFacts) -> Bool {
         guard let direction = configuration.direction else { return false }
-        for declaration in facts.members {
-            guard var current = declaration.propertyIndex[key] else { continue }
-            for _ in 0..<32 {
-                switch (storage.nodes[current].access, direction) {
-                case (.readOnly, .request), (.writeOnly, .response): return true
-                default: break
-                }
-                guard
-                    let next = storage.nodes[current].keywords.lazy.compactMap({ keyword -> Int? in
-                        if case .reference(.resolved(let target), _) = keyword { return target }
-                        return nil
-                    }).first
-                else { break }
-                current = next
-            }
+        return facts.members.contains { declaration in
+            declaration.propertyIndex[key].map { storage.isLeftOut($0, in: direction) } ?? false
         }
-        return false
     }
 }
 
@@ -442,7 +421,8 @@ struct CandidateSequence {
             // they can be (only required members: what a `not`, a `maxProperties` or a dependent schema may need).
             let hint = self.hint
             self.hint = nil
-            if let value = run.build(kind, facts, hint: hint, small: small || kinds.count < 1) { return value }
+            let last = kinds.isEmpty
+            if let value = run.build(kind, facts, hint: hint, small: small || last) { return value }
         }
         return nil
     }

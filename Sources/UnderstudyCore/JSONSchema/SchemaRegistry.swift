@@ -127,6 +127,34 @@ public final class SchemaRegistry: Sendable {
     }
 }
 
+extension SchemaRegistry.Storage {
+    /// Whether a node is the `false` schema.
+    func isFalse(_ id: Int) -> Bool {
+        guard nodes[id].keywords.count == 1, case .never = nodes[id].keywords[0] else { return false }
+        return true
+    }
+
+    /// Whether a message in `direction` leaves out a member of this schema: `readOnly` in a request, `writeOnly` in a
+    /// response, read through `$ref`s (a few hops).
+    func isLeftOut(_ schema: Int, in direction: MessageDirection) -> Bool {
+        var current = schema
+        for _ in 0..<32 {
+            switch (nodes[current].access, direction) {
+            case (.readOnly, .request), (.writeOnly, .response): return true
+            default: break
+            }
+            guard
+                let next = nodes[current].keywords.lazy.compactMap({ keyword -> Int? in
+                    if case .reference(.resolved(let target), _) = keyword { return target }
+                    return nil
+                }).first
+            else { return false }
+            current = next
+        }
+        return false
+    }
+}
+
 /// One schema resource: a document, or a subschema with its own `$id`.
 struct SchemaResource: Sendable {
     var uri: String
