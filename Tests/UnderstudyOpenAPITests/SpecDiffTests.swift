@@ -78,7 +78,8 @@ struct SpecDiffTests {
     func statusAuthAndErrors(_ form: SpecForm) throws {
         #expect(try lines(form, Self.document(), Self.document(success: 201)) == ["breaking diff.success-status-changed demo GET /items status: the success status changed from 200 to 201"])
         #expect(try lines(form, Self.document(success: 201), Self.document()) == ["breaking diff.success-status-changed demo GET /items status: the success status changed from 201 to 200"])
-        #expect(try lines(form, Self.document(), Self.document(auth: "none")) == ["breaking diff.auth-changed demo GET /items auth: the auth requirement changed from required to none"])
+        // A credential no longer needed is compatible (the app's requests still carry theirs); oasdiff rates both INFO.
+        #expect(try lines(form, Self.document(), Self.document(auth: "none")) == ["compatible diff.auth-changed demo GET /items auth: the auth requirement changed from required to none: fewer credentials are needed"])
         #expect(try lines(form, Self.document(auth: "none"), Self.document()) == ["breaking diff.auth-changed demo GET /items auth: the auth requirement changed from none to required"])
         #expect(try lines(form, Self.document(), Self.document(errors: [401, 404])) == ["warning diff.error-status-added demo GET /items status: a new documented error status 404"])
         #expect(try lines(form, Self.document(errors: [401, 404]), Self.document()) == ["warning diff.error-status-removed demo GET /items status: error status 404 is no longer documented"])
@@ -94,13 +95,26 @@ struct SpecDiffTests {
         #expect(try lines(form, Self.document(parameters: [page]), Self.document()) == ["breaking diff.parameter-removed demo GET /items query parameter page: the parameter was removed"])
         #expect(try lines(form, Self.document(parameters: [page]), Self.document(parameters: [requiredPage])) == ["breaking diff.parameter-required demo GET /items query parameter page: the parameter became required"])
         #expect(try lines(form, Self.document(parameters: [requiredPage]), Self.document(parameters: [page])) == ["compatible diff.parameter-optional demo GET /items query parameter page: the parameter became optional"])
-        #expect(try lines(form, Self.document(parameters: [page]), Self.document(parameters: [stringPage])) == [#"breaking diff.parameter-changed demo GET /items query parameter page: the parameter's schema changed from {"type":"integer"} to {"type":"string"}"#])
+        // A parameter's schema is judged as a request's: what the app may send and is now refused breaks.
+        #expect(try lines(form, Self.document(parameters: [page]), Self.document(parameters: [stringPage])) == ["breaking diff.type-changed demo GET /items query parameter page: the type changed from integer to string"])
+        #expect(try lines(form, Self.document(parameters: [stringPage]), Self.document(parameters: [page])) == ["breaking diff.type-changed demo GET /items query parameter page: the type changed from string to integer"])
+        let bounded: JSONValue = ["name": "page", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 1, "maximum": 50]]
+        let wider: JSONValue = ["name": "page", "in": "query", "required": false, "schema": ["type": "integer", "minimum": 0, "maximum": 100]]
+        #expect(try lines(form, Self.document(parameters: [bounded]), Self.document(parameters: [wider])) == [
+            "compatible diff.constraint-changed demo GET /items query parameter page: maximum changed from 50 to 100: more values are accepted",
+            "compatible diff.constraint-changed demo GET /items query parameter page: minimum changed from 1 to 0: more values are accepted",
+        ])
+        #expect(try lines(form, Self.document(parameters: [wider]), Self.document(parameters: [bounded])) == [
+            "breaking diff.constraint-changed demo GET /items query parameter page: maximum changed from 100 to 50: values the app may send are refused",
+            "breaking diff.constraint-changed demo GET /items query parameter page: minimum changed from 0 to 1: values the app may send are refused",
+        ])
         // A long enumeration is counted, not listed (42's time_zone has 419 names).
         let zones: JSONValue = [
             "name": "page", "in": "query", "required": false,
             "schema": ["type": "string", "enum": .array((1...20).map { .string("zone\($0)") })],
         ]
-        #expect(try lines(form, Self.document(parameters: [stringPage]), Self.document(parameters: [zones])) == [#"breaking diff.parameter-changed demo GET /items query parameter page: the parameter's schema changed from {"type":"string"} to {"enum":"20 values","type":"string"}"#])
+        #expect(try lines(form, Self.document(parameters: [stringPage]), Self.document(parameters: [zones])) == ["breaking diff.enum-value-removed demo GET /items query parameter page: the value is now limited to 20 values"])
+        #expect(try lines(form, Self.document(parameters: [zones]), Self.document(parameters: [stringPage])) == ["compatible diff.enum-value-added demo GET /items query parameter page: the value is no longer limited to an enumeration"])
     }
 
     @Test(arguments: SpecForm.allCases)
@@ -133,7 +147,9 @@ struct SpecDiffTests {
         let fractional = Self.property("id", ["type": "string", "format": "date-time"])
         #expect(try lines(form, Self.document(), Self.document(item: fractional)) == ["breaking diff.format-changed demo GET /items response /*/id: the format changed from uuid to date-time"])
         #expect(try lines(form, Self.document(item: fractional), Self.document()) == ["breaking diff.format-changed demo GET /items response /*/id: the format changed from date-time to uuid"])
-        #expect(try lines(form, Self.document(), Self.document(item: Self.property("count", ["type": "integer", "minimum": 1]))) == ["warning diff.constraint-changed demo GET /items response /*/count: minimum changed from 0 to 1"])
+        // An answer in narrower bounds decodes as before; in wider ones it decodes too, but may surprise the app.
+        #expect(try lines(form, Self.document(), Self.document(item: Self.property("count", ["type": "integer", "minimum": 1]))) == ["compatible diff.constraint-changed demo GET /items response /*/count: minimum changed from 0 to 1: the values sent are within the old bounds"])
+        #expect(try lines(form, Self.document(item: Self.property("count", ["type": "integer", "minimum": 1])), Self.document()) == ["warning diff.constraint-changed demo GET /items response /*/count: minimum changed from 1 to 0: values outside the old bounds may be sent"])
     }
 
     static let request: JSONValue = [

@@ -162,7 +162,15 @@ private struct EndpointWalk {
             add(.breaking, .successStatusChanged, "status", "the success status changed from \(old["success"] ?? .null) to \(new["success"] ?? .null)")
         }
         if old["auth"] != new["auth"] {
-            add(.breaking, .authChanged, "auth", "the auth requirement changed from \(old["auth"]?.stringValue ?? "?") to \(new["auth"]?.stringValue ?? "?")")
+            let from = old["auth"]?.stringValue ?? "?"
+            let to = new["auth"]?.stringValue ?? "?"
+            // A credential no longer needed is compatible: the app's requests still carry theirs. One needed now (or
+            // another role) refuses a caller without it.
+            if Self.authStrictness(to) < Self.authStrictness(from) {
+                add(.compatible, .authChanged, "auth", "the auth requirement changed from \(from) to \(to): fewer credentials are needed")
+            } else {
+                add(.breaking, .authChanged, "auth", "the auth requirement changed from \(from) to \(to)")
+            }
         }
         let oldErrors = Set((old["errors"]?.arrayValue ?? []).compactMap(\.numberValue?.intValue))
         let newErrors = Set((new["errors"]?.arrayValue ?? []).compactMap(\.numberValue?.intValue))
@@ -176,6 +184,16 @@ private struct EndpointWalk {
         compareRules(old[RequestRule.extensionName]?.arrayValue ?? [], new[RequestRule.extensionName]?.arrayValue ?? [])
         compareBody(old["request"], new["request"], body: (old["body"]?.stringValue, new["body"]?.stringValue), side: .request)
         compareBody(old["response"], new["response"], body: nil, side: .response)
+    }
+
+    /// `none` < `optional` < `required` < `role:…` (``Auth/description``).
+    private static func authStrictness(_ auth: String) -> Int {
+        switch auth {
+        case "none": 0
+        case "optional": 1
+        case "required": 2
+        default: 3
+        }
     }
 
     mutating func compareParameters(_ old: [JSONValue], _ new: [JSONValue]) {
@@ -200,7 +218,17 @@ private struct EndpointWalk {
                 if !wasRequired && isRequired { add(.breaking, .parameterRequired, name, "the parameter became required") }
                 if wasRequired && !isRequired { add(.compatible, .parameterOptional, name, "the parameter became optional") }
                 if oldParameter["schema"] != newParameter["schema"] {
-                    add(.breaking, .parameterChanged, name, "the parameter's schema changed from \(describe(oldParameter["schema"])) to \(describe(newParameter["schema"]))")
+                    // A parameter is a value the app sends: its schema's changes are judged as a request's are (an
+                    // enum value added or a bound widened is compatible, a type changed or a bound narrowed breaks).
+                    let mark = changes.count
+                    compareSchema(oldParameter["schema"] ?? [:], newParameter["schema"] ?? [:], side: .request, path: "")
+                    for index in changes.indices.dropFirst(mark) {
+                        let inner = changes[index].location.map { String($0.dropFirst("request ".count)) } ?? "/"
+                        changes[index].location = inner == "/" ? name : "\(name) \(inner)"
+                    }
+                    if changes.count == mark {
+                        add(.warning, .parameterChanged, name, "the parameter's schema changed from \(describe(oldParameter["schema"])) to \(describe(newParameter["schema"]))")
+                    }
                 }
             case (nil, nil): break
             }
@@ -270,6 +298,7 @@ private struct EndpointWalk {
     /// The schema as JSON; a long enumeration (a time zone parameter's 419 names) shows its count instead.
     private func describe(_ schema: JSONValue?) -> String {
         guard var schema else { return "nothing" }
+        if let values = schema.arrayValue, values.count > 12 { return "\(values.count) values" }
         if case .object(var members) = schema, let values = members["enum"]?.arrayValue, values.count > 12 {
             members["enum"] = .string("\(values.count) values")
             schema = .object(members)
@@ -372,11 +401,44 @@ private struct EndpointWalk {
             let to = new["format"]?.stringValue ?? "none"
             add(side == .response ? .breaking : .warning, .formatChanged, location, "the format changed from \(from) to \(to)")
         }
-        for bound in ["minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "pattern", "minItems", "maxItems"]
-        where old[bound] != new[bound] {
+        for bound in Self.bounds where old[bound] != new[bound] {
             let from = old[bound].map { "\($0)" } ?? "none"
             let to = new[bound].map { "\($0)" } ?? "none"
-            add(.warning, .constraintChanged, location, "\(bound) changed from \(from) to \(to)")
+            // A request that accepts less refuses what the app may send; one that accepts more is compatible. An answer
+            // in narrower bounds decodes as before; one in wider bounds decodes too (a Swift model checks no bound),
+            // but may hold what the app's logic did not expect.
+            switch (Self.narrows(bound, old[bound], new[bound]), side) {
+            case (true?, .request):
+                add(.breaking, .constraintChanged, location, "\(bound) changed from \(from) to \(to): values the app may send are refused")
+            case (false?, .request):
+                add(.compatible, .constraintChanged, location, "\(bound) changed from \(from) to \(to): more values are accepted")
+            case (true?, .response):
+                add(.compatible, .constraintChanged, location, "\(bound) changed from \(from) to \(to): the values sent are within the old bounds")
+            case (false?, .response):
+                add(.warning, .constraintChanged, location, "\(bound) changed from \(from) to \(to): values outside the old bounds may be sent")
+            case (nil, _):
+                add(.warning, .constraintChanged, location, "\(bound) changed from \(from) to \(to)")
+            }
+        }
+    }
+
+    /// The bounds the canonical model keeps, lower ones first.
+    private static let bounds = [
+        "minimum", "exclusiveMinimum", "minLength", "minItems", "maximum", "exclusiveMaximum", "maxLength", "maxItems",
+        "pattern",
+    ]
+
+    /// Whether a change of `bound` from `old` to `new` admits fewer values (`true`), more (`false`), or neither can be
+    /// said (`nil`: a pattern changed for another).
+    private static func narrows(_ bound: String, _ old: JSONValue?, _ new: JSONValue?) -> Bool? {
+        let lower = ["minimum", "exclusiveMinimum", "minLength", "minItems"].contains(bound)
+        switch (old, new) {
+        case (nil, _?): return true
+        case (_?, nil): return false
+        case (let before?, let after?):
+            guard let from = before.numberValue?.doubleValue, let to = after.numberValue?.doubleValue else { return nil }
+            return lower ? to > from : to < from
+        case (nil, nil): return nil
         }
     }
 
