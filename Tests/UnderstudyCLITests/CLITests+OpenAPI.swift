@@ -70,6 +70,40 @@ extension CLITests {
         #expect(try Diff.changes(old: old.path, new: old.path, baseline: nil, api: .all) == [])
     }
 
+    /// A `readOnly` property is never sent, a `writeOnly` one never answered: whether the first is required changes
+    /// nothing in requests, the second nothing in answers (oasdiff's `TestBreaking_ReadOnlyNewRequiredProperty` and
+    /// `TestBreaking_WriteOnlyPropertyRequiredDisabled` assert no change).
+    @Test func readOnlyAndWriteOnlyRequiredPropertiesAreJudgedByDirection() throws {
+        let folder = try Self.temporaryFolder("openapi-access")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func document(_ name: String, required: [String]) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            let text = """
+                {"openapi": "3.0.3", "info": {"title": "Groups", "version": "1"}, "paths": {"/groups": {"post": {
+                  "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Group"}}}},
+                  "responses": {"201": {"description": "made", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Group"}}}}}}}},
+                  "components": {"schemas": {"Group": {"type": "object", "required": [\(required.map { "\"\($0)\"" }.joined(separator: ", "))], "properties": {
+                    "name": {"type": "string"}, "id": {"type": "string", "readOnly": true},
+                    "secret": {"type": "string", "writeOnly": true}}}}}}
+                """
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        // The readOnly `id` becomes required (only answers must carry it), the writeOnly `secret` optional (only
+        // requests carried it).
+        let old = try document("groups-v1.json", required: ["name", "secret"])
+        let new = try document("groups-v2.json", required: ["name", "id"])
+        #expect(try Diff.changes(old: old, new: new, baseline: nil, api: .all).map(\.line) == [
+            "compatible diff.property-optional groups-v1 POST /groups request /secret: the property became optional",
+            "compatible diff.property-required groups-v1 POST /groups response /id: the property is now always present",
+        ])
+        // The other way, the app must now send `secret`, and may get no `id`: both break.
+        #expect(try Diff.changes(old: new, new: old, baseline: nil, api: .all).map(\.line) == [
+            "breaking diff.property-required groups-v2 POST /groups request /secret: the property became required, and the app may omit it",
+            "breaking diff.property-optional groups-v2 POST /groups response /id: the property may now be absent, which the app's non-optional property cannot decode",
+        ])
+    }
+
     @Test func helpShowsTheAPIDefaultByItsName() {
         for help in [Understudy.helpMessage(for: Diff.self), Understudy.helpMessage(for: Export.self)] {
             #expect(help.contains("default: all)"))

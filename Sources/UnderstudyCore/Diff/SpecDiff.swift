@@ -451,8 +451,15 @@ private struct EndpointWalk {
         }
         let oldProperties = old["properties"]?.objectValue ?? [:]
         let newProperties = new["properties"]?.objectValue ?? [:]
-        let oldRequired = Set((old["required"]?.arrayValue ?? []).compactMap(\.stringValue))
-        let newRequired = Set((new["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+        // A `readOnly` property is not in requests, a `writeOnly` one not in answers: required or not, the app
+        // neither sends the first nor decodes the second.
+        func required(_ schema: JSONValue) -> Set<String> {
+            let absent = side == .request ? "readOnly" : "writeOnly"
+            let leftOut = Set((schema[absent]?.arrayValue ?? []).compactMap(\.stringValue))
+            return Set((schema["required"]?.arrayValue ?? []).compactMap(\.stringValue)).subtracting(leftOut)
+        }
+        let oldRequired = required(old)
+        let newRequired = required(new)
         var removed = Set(oldProperties.keys).subtracting(newProperties.keys)
         var added = Set(newProperties.keys).subtracting(oldProperties.keys)
 

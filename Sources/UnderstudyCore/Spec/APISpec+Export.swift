@@ -161,6 +161,11 @@ extension Schema {
                 "additionalProperties": additional,
             ]
             if !schema.rules.isEmpty { object[ObjectRule.extensionName] = .array(schema.rules.map(\.json)) }
+            // Which properties only answers carry, and which only requests (absent when none: the built-in models').
+            for (key, access) in [("readOnly", PropertyAccess.readOnly), ("writeOnly", .writeOnly)] {
+                let names = schema.properties.filter { $0.access == access }.map { JSONValue.string($0.name) }
+                if !names.isEmpty { object[key] = .array(names) }
+            }
             return .object(object)
         case .map(let map):
             return ["type": "object", "propertyNames": map.keys.canonicalJSON, "additionalProperties": map.values.canonicalJSON]
