@@ -104,6 +104,29 @@ extension CLITests {
         ])
     }
 
+    /// `/books/{bookId}` → `/books/{id}` is the same URL: one warning, not an endpoint removed and one added, nor its
+    /// path parameter removed and a required one added.
+    @Test func aRenamedPathParameterIsARename() throws {
+        let folder = try Self.temporaryFolder("openapi-rename")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func document(_ name: String, parameter: String) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            let text = """
+                {"openapi": "3.0.3", "info": {"title": "Books", "version": "1"}, "paths": {"/books/{\(parameter)}": {"get": {
+                  "parameters": [{"name": "\(parameter)", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                  "responses": {"200": {"description": "the book", "content": {"application/json": {"schema": {"type": "object"}}}}}}}}}
+                """
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        let changes = try Diff.changes(
+            old: try document("books-v1.json", parameter: "bookId"), new: try document("books-v2.json", parameter: "id"),
+            baseline: nil, api: .all)
+        #expect(changes.map(\.line) == [
+            "warning diff.path-parameter-renamed books-v1 GET /books/{id} path: was GET /books/{bookId}: {bookId} is now {id}; the URL is the same, a client that names the parameter (a generated one) changes"
+        ])
+    }
+
     @Test func helpShowsTheAPIDefaultByItsName() {
         for help in [Understudy.helpMessage(for: Diff.self), Understudy.helpMessage(for: Export.self)] {
             #expect(help.contains("default: all)"))

@@ -65,6 +65,7 @@ extension RuleID {
     public static let responseBodyChanged: RuleID = "diff.response-body-changed"
     public static let propertyRemoved: RuleID = "diff.property-removed"
     public static let propertyRenamed: RuleID = "diff.property-renamed"
+    public static let pathParameterRenamed: RuleID = "diff.path-parameter-renamed"
     public static let propertyAdded: RuleID = "diff.property-added"
     public static let propertyRequired: RuleID = "diff.property-required"
     public static let propertyOptional: RuleID = "diff.property-optional"
@@ -106,9 +107,27 @@ public enum SpecDiff {
     /// The changes between two canonical documents of one API.
     public static func compare(old: JSONValue, new: JSONValue) -> [SpecChange] {
         let api = new["api"]?.stringValue ?? old["api"]?.stringValue ?? "?"
-        let oldEndpoints = endpoints(old)
+        var oldEndpoints = endpoints(old)
         let newEndpoints = endpoints(new)
         var changes: [SpecChange] = []
+        // A path parameter renamed (`/books/{bookId}` → `/books/{id}`) is the same URL: the endpoints are matched by
+        // method and template, parameters by position, and the old one is compared under its new names.
+        let gone = oldEndpoints.keys.filter { newEndpoints[$0] == nil }.sorted()
+        var fresh = newEndpoints.keys.filter { oldEndpoints[$0] == nil }
+        for id in gone {
+            let matches = fresh.filter { shape(of: $0) == shape(of: id) }
+            guard matches.count == 1, let renamed = matches.first, let endpoint = oldEndpoints.removeValue(forKey: id)
+            else { continue }
+            fresh.removeAll { $0 == renamed }
+            let names = zip(pathParameters(of: id), pathParameters(of: renamed)).filter { $0.0 != $0.1 }
+            changes.append(
+                SpecChange(
+                    .warning, .pathParameterRenamed, api: api, endpoint: renamed, location: "path",
+                    message: "was \(id): "
+                        + names.map { "{\($0.0)} is now {\($0.1)}" }.joined(separator: ", ")
+                        + "; the URL is the same, a client that names the parameter (a generated one) changes"))
+            oldEndpoints[renamed] = renaming(endpoint, Dictionary(uniqueKeysWithValues: names))
+        }
         for id in Set(oldEndpoints.keys).union(newEndpoints.keys).sorted() {
             switch (oldEndpoints[id], newEndpoints[id]) {
             case (_?, nil):
@@ -125,6 +144,38 @@ public enum SpecDiff {
             }
         }
         return changes.sorted()
+    }
+
+    /// `GET /books/{}`: an endpoint id with its path parameters unnamed.
+    private static func shape(of id: String) -> String {
+        var shape = ""
+        var inParameter = false
+        for character in id {
+            if character == "{" { inParameter = true; shape.append("{") }
+            if character == "}" { inParameter = false }
+            if !inParameter { shape.append(character) }
+        }
+        return shape
+    }
+
+    private static func pathParameters(of id: String) -> [String] {
+        id.split(separator: "{").dropFirst().compactMap { $0.split(separator: "}").first.map(String.init) }
+    }
+
+    /// The endpoint with its path parameters named as `names` says.
+    private static func renaming(_ endpoint: JSONValue, _ names: [String: String]) -> JSONValue {
+        guard case .object(var members) = endpoint, let parameters = members["parameters"]?.arrayValue else {
+            return endpoint
+        }
+        members["parameters"] = .array(
+            parameters.map { parameter in
+                guard case .object(var fields) = parameter, fields["in"] == "path",
+                    let name = fields["name"]?.stringValue, let renamed = names[name]
+                else { return parameter }
+                fields["name"] = .string(renamed)
+                return .object(fields)
+            })
+        return .object(members)
     }
 
     private static func endpoints(_ document: JSONValue) -> [String: JSONValue] {
