@@ -5,7 +5,7 @@
 /// against the schemas themselves.
 struct GenerationFacts {
     /// The JSON kinds a value may have: the intersection of every `type`.
-    var kinds = GenerationKinds.all
+    var kinds = JSONTypes.all
     /// Whether a schema (OpenAPI 3.0's `nullable`) admits `null` whatever its `type` says.
     var nullable = false
     var impossible = false
@@ -36,7 +36,7 @@ struct GenerationFacts {
     var dependentRequired: [DependentRequirement] = []
     var unevaluatedProperties: [Int] = []
     /// The keywords that steer which kind is built first (an object's `properties`, a string's `pattern`).
-    var hinted = GenerationKinds()
+    var hinted = JSONTypes()
     var pending: [Choice] = []
     /// The schema resources entered, outermost first, the ones these schemas sit in last: what `$dynamicRef`
     /// searches, here and in the values nested in this one.
@@ -58,7 +58,7 @@ struct GenerationFacts {
             for (index, keyword) in node.keywords.enumerated() {
                 var choice: Choice?
                 switch keyword {
-                case .types(let types): kinds.formIntersection(GenerationKinds(types))
+                case .types(let types): kinds.formIntersection(types.admitted)
                 case .never: impossible = true
                 case .constant(let value): constants.append(value)
                 case .enumeration(let values): enumerations.append(values.values)
@@ -168,7 +168,7 @@ struct GenerationFacts {
         guard !node.nullable else { return }
         if node.keywords.count == 1 {
             switch node.keywords[0] {
-            case .types(let types): kinds.subtract(GenerationKinds(types))
+            case .types(let types): kinds.subtract(types.admitted)
             case .constant(let value): excluded.append(value)
             case .enumeration(let values): excluded += values.values
             case .required(let names) where names.count == 1: forbidden.insert(names[0])
@@ -191,33 +191,17 @@ struct GenerationFacts {
     }
 }
 
-/// The kinds of JSON value a generator builds; `number` is a number with a fraction, `integer` one without.
-struct GenerationKinds: OptionSet, Hashable {
-    let rawValue: UInt8
-
-    static let null = GenerationKinds(rawValue: 1 << 0)
-    static let boolean = GenerationKinds(rawValue: 1 << 1)
-    static let object = GenerationKinds(rawValue: 1 << 2)
-    static let array = GenerationKinds(rawValue: 1 << 3)
-    static let number = GenerationKinds(rawValue: 1 << 4)
-    static let string = GenerationKinds(rawValue: 1 << 5)
-    static let integer = GenerationKinds(rawValue: 1 << 6)
-    static let all: GenerationKinds = [.null, .boolean, .object, .array, .number, .string, .integer]
+/// `type`'s kinds as a generator reads them: it builds a `number` with a fraction, an `integer` without one.
+extension JSONTypes {
+    static let all: JSONTypes = [.null, .boolean, .object, .array, .number, .string, .integer]
     /// The order kinds are built in when nothing else decides: `null` last, since it says least.
-    static let preference: [GenerationKinds] = [.object, .string, .integer, .number, .array, .boolean, .null]
+    static let preference: [JSONTypes] = [.object, .string, .integer, .number, .array, .boolean, .null]
 
-    init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
+    /// The kinds a `type` admits: `number` admits integers too.
+    var admitted: JSONTypes { contains(.number) ? union(.integer) : self }
 
-    /// The kinds of a `type`: `number` admits integers too.
-    init(_ types: JSONTypes) {
-        var kinds = GenerationKinds(rawValue: types.rawValue & 0b0111_1111)
-        if types.contains(.number) { kinds.insert(.integer) }
-        self = kinds
-    }
-
-    init(of value: JSONValue) {
+    /// The kind of a value: `integer` for an integral number.
+    init(kindOf value: JSONValue) {
         switch value {
         case .null: self = .null
         case .bool: self = .boolean

@@ -117,19 +117,27 @@ extension SchemaEvaluation {
         return valid
     }
 
+    /// A member or element against one subschema: the `false` schema refuses it with a finding of its own (`rule`,
+    /// at `keyword` of the schema `id`), any other schema is evaluated at the value's location.
+    mutating func applyChild(
+        _ schema: Int, _ value: JSONValue, _ token: PathToken, in id: Int, refusing rule: RuleID,
+        _ keyword: @autoclosure () -> String, _ message: @autoclosure () -> String
+    ) -> Bool {
+        guard isFalse(schema) else { return evaluateChild(schema, value, token) }
+        report(rule, id, keyword(), message(), expected: nil, found: Render.found(value), at: token)
+        return false
+    }
+
     mutating func applyUnevaluatedItems(
         _ schema: Int, _ id: Int, _ value: JSONValue, _ local: inout Annotations, _ collecting: Bool
     ) -> Bool {
         guard case .array(let elements) = value else { return true }
         var valid = true
         for (index, element) in elements.enumerated() where !local.isEvaluated(item: index) {
-            if isFalse(schema) {
-                report(
-                    .unevaluatedItem, id, "unevaluatedItems",
-                    "element is not evaluated by any subschema, and unevaluatedItems allows none",
-                    expected: nil, found: Render.found(element), at: .index(index))
-                valid = false
-            } else if !evaluateChild(schema, element, .index(index)) {
+            if !applyChild(
+                schema, element, .index(index), in: id, refusing: .unevaluatedItem, "unevaluatedItems",
+                "element is not evaluated by any subschema, and unevaluatedItems allows none")
+            {
                 valid = false
             }
             if !valid, mode == .probe { return false }
@@ -145,13 +153,10 @@ extension SchemaEvaluation {
         var valid = true
         for key in members.keys.sorted() where !local.isEvaluated(property: key) {
             guard let member = members[key] else { continue }
-            if isFalse(schema) {
-                report(
-                    .unevaluatedProperty, id, "unevaluatedProperties",
-                    "property is not evaluated by any subschema, and unevaluatedProperties allows none",
-                    expected: nil, found: Render.found(member), at: .entry(key))
-                valid = false
-            } else if !evaluateChild(schema, member, .entry(key)) {
+            if !applyChild(
+                schema, member, .entry(key), in: id, refusing: .unevaluatedProperty, "unevaluatedProperties",
+                "property is not evaluated by any subschema, and unevaluatedProperties allows none")
+            {
                 valid = false
             }
             if !valid, mode == .probe { return false }
@@ -370,12 +375,10 @@ extension SchemaEvaluation {
             guard let member = members[name] else { continue }
             matched += 1
             if collecting { local.properties.insert(name) }
-            if isFalse(schema) {
-                report(
-                    .forbiddenProperty, id, "properties/\(name)", "property is not allowed here", expected: nil,
-                    found: Render.found(member), at: .key(name))
-                valid = false
-            } else if !evaluateChild(schema, member, .key(name)) {
+            if !applyChild(
+                schema, member, .key(name), in: id, refusing: .forbiddenProperty, "properties/\(name)",
+                "property is not allowed here")
+            {
                 valid = false
             }
             if !valid, mode == .probe { return false }
@@ -391,23 +394,19 @@ extension SchemaEvaluation {
             for (pattern, schema) in declaration.patterns where pattern.matches(key) {
                 covered = true
                 if collecting { local.properties.insert(key) }
-                if isFalse(schema) {
-                    report(
-                        .forbiddenProperty, id, "patternProperties", "property is not allowed here", expected: nil,
-                        found: Render.found(member), at: .entry(key))
-                    valid = false
-                } else if !evaluateChild(schema, member, .entry(key)) {
+                if !applyChild(
+                    schema, member, .entry(key), in: id, refusing: .forbiddenProperty, "patternProperties",
+                    "property is not allowed here")
+                {
                     valid = false
                 }
                 if !valid, mode == .probe { return false }
             }
             guard !covered, let additional = declaration.additional else { continue }
-            if isFalse(additional) {
-                report(
-                    .forbiddenProperty, id, "additionalProperties", "property is not allowed here", expected: nil,
-                    found: Render.found(member), at: .entry(key))
-                valid = false
-            } else if !evaluateChild(additional, member, .entry(key)) {
+            if !applyChild(
+                additional, member, .entry(key), in: id, refusing: .forbiddenProperty, "additionalProperties",
+                "property is not allowed here")
+            {
                 valid = false
             }
             if !valid, mode == .probe { return false }

@@ -30,22 +30,22 @@ extension GenerationRun {
         return Array(values.prefix(64))
     }
 
-    private func order(_ facts: GenerationFacts, hint: JSONValue?) -> [GenerationKinds] {
-        var order: [GenerationKinds] = []
-        func add(_ kind: GenerationKinds) {
+    private func order(_ facts: GenerationFacts, hint: JSONValue?) -> [JSONTypes] {
+        var order: [JSONTypes] = []
+        func add(_ kind: JSONTypes) {
             if facts.kinds.contains(kind), !order.contains(kind) { order.append(kind) }
         }
-        if let hint { add(GenerationKinds(of: hint)) }
-        for kind in GenerationKinds.preference where facts.hinted.contains(kind) {
+        if let hint { add(JSONTypes(kindOf: hint)) }
+        for kind in JSONTypes.preference where facts.hinted.contains(kind) {
             if kind == .number { add(.integer) }
             add(kind)
         }
-        for kind in GenerationKinds.preference { add(kind) }
+        for kind in JSONTypes.preference { add(kind) }
         return order
     }
 
     /// One value of `kind` for `facts`, or `nil` when the facts leave that kind no value.
-    mutating func build(_ kind: GenerationKinds, _ facts: GenerationFacts, hint: JSONValue?, small: Bool)
+    mutating func build(_ kind: JSONTypes, _ facts: GenerationFacts, hint: JSONValue?, small: Bool)
         -> JSONValue?
     {
         switch kind {
@@ -394,7 +394,7 @@ extension GenerationRun {
 /// The candidates of one solve, built one at a time: a value of a kind is only built when the one before it failed.
 struct CandidateSequence {
     private var values: [JSONValue]
-    private var kinds: [GenerationKinds] = []
+    private var kinds: [JSONTypes] = []
     private var facts: GenerationFacts?
     private var hint: JSONValue?
     private var small = false
@@ -403,7 +403,7 @@ struct CandidateSequence {
         self.values = values
     }
 
-    init(kinds: [GenerationKinds], facts: GenerationFacts, hint: JSONValue?, small: Bool) {
+    init(kinds: [JSONTypes], facts: GenerationFacts, hint: JSONValue?, small: Bool) {
         values = []
         self.kinds = kinds
         self.facts = facts
