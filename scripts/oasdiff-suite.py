@@ -10,9 +10,11 @@ none.
 The suite is read where it is (a folder with cases.json and data/): never copy it.
 
 Usage: scripts/oasdiff-suite.py SUITE_DIR [--binary PATH] [--min-breaking PERCENT] [--max-harmless PERCENT] [--list]
+                                 [--exact]
 Prints, per oasdiff level and per rule family, how Understudy judged the pairs. Exits 1 when fewer than
 --min-breaking percent of the ERR pairs are breaking or more than --max-harmless percent of the INFO and none pairs
-are (defaults: 100 and 0, the goal), 2 when the binary cannot run.
+are (defaults: 100 and 0, the goal), or with --exact when a pair outside DELIBERATE is judged otherwise than oasdiff
+(or one inside it no longer is); 2 when the binary cannot run.
 """
 import argparse
 import json
@@ -24,6 +26,20 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ORDER = ["breaking", "warning", "compatible", "none"]
+
+# The pairs Understudy judges otherwise than oasdiff on purpose, each with its reason (the README's diff section says
+# the same): an ERR pair not breaking, or an INFO/none pair breaking.
+DELIBERATE = {
+    "TestAPISecurityAdded": "a security requirement added refuses a caller without the credential",
+    "TestAPIGlobalSecurityyAdded": "a security requirement added refuses a caller without the credential",
+    "TestRequestParameterMaxDecreased": "maximum beside type: array constrains no value",
+    "TestRequestParameterMaxItemsDecreased": "maxItems beside type: string constrains no value",
+    "TestBreaking_RequestPropertyAllOfAdded": "the allOf branch added admits what the others do: nothing is refused",
+    "TestRequestPropertyAllOfAdded_WithSources_Inline":
+        "the allOf branch adds an optional property, which the app's old model never sends",
+    "TestBreaking_ReqBodyNewRequiredPropertyNew":
+        "a name added to required (undeclared) is a member the app's body lacks: the server refuses it",
+}
 
 
 def judge(binary, suite, case):
@@ -57,6 +73,8 @@ def main():
     parser.add_argument("--max-harmless", type=float, default=0.0,
                         help="percent of the pairs oasdiff rates INFO or none that may be breaking")
     parser.add_argument("--list", action="store_true", help="list every pair judged otherwise than oasdiff")
+    parser.add_argument("--exact", action="store_true",
+                        help="fail when a pair outside DELIBERATE is judged otherwise than oasdiff, or one inside agrees")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     arguments = parser.parse_args()
     cases_file = arguments.suite / "cases.json"
@@ -101,7 +119,8 @@ def main():
     if arguments.list:
         print()
         for identifier, level, verdict, rules, expected in mismatches:
-            print(f"DIFFER {identifier}: oasdiff {level} {expected}, understudy {verdict} {rules}")
+            reason = f" (deliberate: {DELIBERATE[identifier]})" if identifier in DELIBERATE else ""
+            print(f"DIFFER {identifier}: oasdiff {level} {expected}, understudy {verdict} {rules}{reason}")
 
     err = by_level.get("ERR", Counter())
     harmless = by_level.get("INFO", Counter()) + by_level.get("none", Counter())
@@ -113,6 +132,15 @@ def main():
           f"{sum(harmless.values())} ({harmless_share:.1f}%), allowed {arguments.max_harmless:.1f}%; "
           f"{unread} pairs not read")
     passed = err_share >= arguments.min_breaking and harmless_share <= arguments.max_harmless and unread == 0
+    differing = {identifier for identifier, *_ in mismatches}
+    unexpected = sorted(differing - set(DELIBERATE))
+    agreeing = sorted(set(DELIBERATE) - differing)
+    print(f"judged otherwise than oasdiff: {len(differing)} pairs, {len(differing & set(DELIBERATE))} of them "
+          f"deliberate (README), {len(unexpected)} not: {', '.join(unexpected) or 'none'}")
+    if arguments.exact and (unexpected or agreeing):
+        if agreeing:
+            print(f"deliberate disagreements oasdiff now agrees with (drop them from DELIBERATE): {', '.join(agreeing)}")
+        passed = False
     return 0 if passed else 1
 
 

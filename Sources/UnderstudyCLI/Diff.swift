@@ -68,25 +68,27 @@ struct Diff: ParsableCommand {
     /// The changes between the two sides, restricted to the selected APIs.
     static func changes(old: String?, new: String?, baseline: String?, api: APISelection) throws -> [SpecChange] {
         let ids = Set(api.specs.map(\.id))
-        let before: [String: JSONValue]
-        let after: [String: JSONValue]
+        let before: [String: SpecVersion]
+        let after: [String: SpecVersion]
         if let baseline {
             before = try load(baseline)
-            after = Dictionary(uniqueKeysWithValues: api.specs.map { ($0.id, $0.canonicalJSON) })
+            after = Dictionary(uniqueKeysWithValues: api.specs.map { ($0.id, SpecVersion($0)) })
         } else {
             before = try load(old!)
             var loaded = try load(new!)
             // Two versions of one document (`petstore-v1.yaml`, `petstore-v2.yaml`) are one API, whatever each file
             // is named after: a file against a file compares their APIs when each holds one.
             if !isFolder(old!), !isFolder(new!), before.count == 1, loaded.count == 1, let id = before.keys.first,
-                let (otherID, document) = loaded.first, otherID != id, case .object(var members) = document
+                let (otherID, other) = loaded.first, otherID != id, case .object(var members) = other.canonical
             {
+                var version = other
                 members["api"] = .string(id)
-                loaded = [id: .object(members)]
+                version.canonical = .object(members)
+                loaded = [id: version]
             }
             after = loaded
         }
-        let selected = { (documents: [String: JSONValue]) in
+        let selected = { (documents: [String: SpecVersion]) in
             api == .all ? documents : documents.filter { ids.contains($0.key) }
         }
         return SpecDiff.compare(old: selected(before), new: selected(after))
@@ -97,8 +99,8 @@ struct Diff: ParsableCommand {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
-    /// A canonical spec or OpenAPI file, or every such file directly in a folder, as canonical specs keyed by API id.
-    static func load(_ path: String) throws -> [String: JSONValue] {
+    /// A canonical spec or OpenAPI file, or every such file directly in a folder, keyed by API id.
+    static func load(_ path: String) throws -> [String: SpecVersion] {
         guard FileManager.default.fileExists(atPath: path) else { throw DiffError("\(path) does not exist") }
         let files: [String]
         if isFolder(path) {
@@ -109,10 +111,10 @@ struct Diff: ParsableCommand {
         } else {
             files = [path]
         }
-        var documents: [String: JSONValue] = [:]
+        var documents: [String: SpecVersion] = [:]
         var sources: [String: String] = [:]
         for file in files {
-            var document: JSONValue
+            let document: JSONValue
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
             do {
                 document =
@@ -120,12 +122,13 @@ struct Diff: ParsableCommand {
             } catch {
                 throw DiffError("\(file) is not \(file.hasSuffix(".json") ? "JSON" : "YAML"): \(error)")
             }
+            var version = SpecVersion(canonical: document)
             if OpenAPIImport.isOpenAPI(document) {
                 let name = (file as NSString).lastPathComponent
                 let stem = name.split(separator: ".").first.map(String.init) ?? name
-                document = try OpenAPIImport.spec(document: document, source: file, fallbackID: stem).canonicalJSON
+                version = SpecVersion(try OpenAPIImport.spec(document: document, source: file, fallbackID: stem))
             }
-            guard let id = document["api"]?.stringValue, document["endpoints"]?.arrayValue != nil else {
+            guard let id = version.canonical["api"]?.stringValue, version.canonical["endpoints"]?.arrayValue != nil else {
                 throw DiffError(
                     "\(file) is neither a canonical spec (no \"api\" and \"endpoints\") nor an OpenAPI document "
                         + "(no \"openapi\"); write one with `understudy export`")
@@ -134,7 +137,7 @@ struct Diff: ParsableCommand {
                 throw DiffError("\(other) and \(file) both describe API \(id); keep one of them in the folder")
             }
             sources[id] = file
-            documents[id] = document
+            documents[id] = version
         }
         return documents
     }

@@ -237,7 +237,8 @@ public enum OpenAPIExport {
         if let meaning = parameter.meaning { extensions[OpenAPIExtension.meaning] = AnyCodable(meaning.description) }
         if !parameter.enforced { extensions[OpenAPIExtension.enforced] = AnyCodable(false) }
         return OpenAPI.Parameter(
-            name: parameter.name, context: context, description: parameter.summary, vendorExtensions: extensions)
+            name: parameter.name, context: context, description: parameter.summary, deprecated: parameter.deprecated,
+            vendorExtensions: extensions)
     }
 
     private static func paginationHeaders(_ pagination: Pagination) -> OpenAPI.Header.Map? {

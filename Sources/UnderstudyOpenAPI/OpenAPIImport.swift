@@ -224,6 +224,7 @@ private struct DocumentImport {
                 ?? .sometimesAbsent,
             definitions: definitions)
         spec.basePath = basePath()
+        spec.webhooks = (document["webhooks"]?.objectValue ?? [:]).keys.sorted()
         // A document's 404 says an operation may answer it, not that an unknown id does: `check` expects it of an
         // unknown id with a warning. Understudy's own exports say what they mean.
         guard info[OpenAPIExtension.api] == nil else {
@@ -435,6 +436,8 @@ private struct DocumentImport {
         guard
             let key = keys.first(where: { $0 == "application/json" }) ?? keys.first(where: { $0.contains("json") })
                 ?? keys.first(where: { DocumentedResponse.isYAML($0.lowercased()) })
+                // Any media type (springdoc writes `*/*` for its JSON).
+                ?? keys.first(where: { $0 == "*/*" || $0 == "application/*" })
         else { return nil }
         return (key, content[key]!)
     }
@@ -473,6 +476,7 @@ private struct DocumentImport {
             name, in: location, parameterSchema(schemaJSON),
             required: location == .path || json["required"] == .bool(true), summary: json["description"]?.stringValue)
         parameter.defaultValue = schemaJSON["default"]
+        parameter.deprecated = json["deprecated"] == .bool(true)
         parameter.explode =
             json["explode"].map { $0 == .bool(true) } ?? (json["style"]?.stringValue ?? "form" == "form")
         parameter.example =

@@ -76,10 +76,16 @@ extension RuleID {
     public static let enumValueRemoved: RuleID = "diff.enum-value-removed"
     public static let formatChanged: RuleID = "diff.format-changed"
     public static let constraintChanged: RuleID = "diff.constraint-changed"
+    public static let alternativeAdded: RuleID = "diff.alternative-added"
+    public static let alternativeRemoved: RuleID = "diff.alternative-removed"
+    public static let webhookAdded: RuleID = "diff.webhook-added"
+    public static let webhookRemoved: RuleID = "diff.webhook-removed"
+    public static let parameterDefaultChanged: RuleID = "diff.parameter-default-changed"
 }
 
-/// Compares two versions of canonical spec documents (``APISpec/canonicalJSON``) and classifies every
-/// change by what it does to a Swift client decoding with the old models.
+/// Compares two versions of an API (``SpecVersion``: a canonical spec, ``APISpec/canonicalJSON``, or an imported
+/// document) and classifies every change by what it does to a client built against the old version. Schemas are
+/// compared as the schema engine compiles them, every keyword (``SchemaFacts``).
 ///
 /// Responses are judged as the old app decodes the new server's answers (a removed required property,
 /// a new enum case, a property that became nullable or optional are breaking); requests as the new
@@ -90,8 +96,13 @@ extension RuleID {
 /// changes.filter { $0.impact == .breaking }.map(\.line)
 /// ```
 public enum SpecDiff {
-    /// The changes between two sets of specs keyed by API id.
+    /// The changes between two sets of canonical specs keyed by API id.
     public static func compare(old: [String: JSONValue], new: [String: JSONValue]) -> [SpecChange] {
+        compare(old: old.mapValues(SpecVersion.init(canonical:)), new: new.mapValues(SpecVersion.init(canonical:)))
+    }
+
+    /// The changes between two sets of specs keyed by API id.
+    public static func compare(old: [String: SpecVersion], new: [String: SpecVersion]) -> [SpecChange] {
         var changes: [SpecChange] = []
         for api in Set(old.keys).union(new.keys).sorted() {
             switch (old[api], new[api]) {
@@ -106,9 +117,16 @@ public enum SpecDiff {
 
     /// The changes between two canonical documents of one API.
     public static func compare(old: JSONValue, new: JSONValue) -> [SpecChange] {
-        let api = new["api"]?.stringValue ?? old["api"]?.stringValue ?? "?"
-        var oldEndpoints = endpoints(old)
-        let newEndpoints = endpoints(new)
+        compare(old: SpecVersion(canonical: old), new: SpecVersion(canonical: new))
+    }
+
+    /// The changes between two versions of one API.
+    public static func compare(old: SpecVersion, new: SpecVersion) -> [SpecChange] {
+        let api = new.canonical["api"]?.stringValue ?? old.canonical["api"]?.stringValue ?? "?"
+        var oldEndpoints = endpoints(old.canonical)
+        let newEndpoints = endpoints(new.canonical)
+        let schemas = (old: DiffSchemas(old), new: DiffSchemas(new))
+        let memo = SchemaMemo()
         var changes: [SpecChange] = []
         // A path parameter renamed (`/books/{bookId}` → `/books/{id}`) is the same URL: the endpoints are matched by
         // method and template, parameters by position, and the old one is compared under its new names.
@@ -116,7 +134,7 @@ public enum SpecDiff {
         var fresh = newEndpoints.keys.filter { oldEndpoints[$0] == nil }
         for id in gone {
             let matches = fresh.filter { shape(of: $0) == shape(of: id) }
-            guard matches.count == 1, let renamed = matches.first, let endpoint = oldEndpoints.removeValue(forKey: id)
+            guard matches.count == 1, let renamed = matches.first, var endpoint = oldEndpoints.removeValue(forKey: id)
             else { continue }
             fresh.removeAll { $0 == renamed }
             let names = zip(pathParameters(of: id), pathParameters(of: renamed)).filter { $0.0 != $0.1 }
@@ -126,7 +144,15 @@ public enum SpecDiff {
                     message: "was \(id): "
                         + names.map { "{\($0.0)} is now {\($0.1)}" }.joined(separator: ", ")
                         + "; the URL is the same, a client that names the parameter (a generated one) changes"))
-            oldEndpoints[renamed] = renaming(endpoint, Dictionary(uniqueKeysWithValues: names))
+            endpoint.json = renaming(endpoint.json, Dictionary(uniqueKeysWithValues: names))
+            oldEndpoints[renamed] = endpoint
+        }
+        let webhooks = { (version: SpecVersion) in Set((version.canonical["webhooks"]?.arrayValue ?? []).compactMap(\.stringValue)) }
+        for name in webhooks(old).subtracting(webhooks(new)).sorted() {
+            changes.append(SpecChange(.breaking, .webhookRemoved, api: api, location: "webhook \(name)", message: "the webhook is no longer called; a subscriber's handler waits for it in vain"))
+        }
+        for name in webhooks(new).subtracting(webhooks(old)).sorted() {
+            changes.append(SpecChange(.compatible, .webhookAdded, api: api, location: "webhook \(name)", message: "a new webhook"))
         }
         for id in Set(oldEndpoints.keys).union(newEndpoints.keys).sorted() {
             switch (oldEndpoints[id], newEndpoints[id]) {
@@ -136,9 +162,9 @@ public enum SpecDiff {
                 changes.append(SpecChange(.compatible, .endpointAdded, api: api, endpoint: id, message: "a new endpoint"))
             case (let before?, let after?):
                 var walk = EndpointWalk(
-                    api: api, endpoint: id, oldDefinitions: old["definitions"]?.objectValue ?? [:],
-                    newDefinitions: new["definitions"]?.objectValue ?? [:])
-                walk.compare(before, after)
+                    api: api, endpoint: id, old: schemas.old.endpoint(before), new: schemas.new.endpoint(after),
+                    memo: memo)
+                walk.compare(before.json, after.json)
                 changes += walk.changes
             case (nil, nil): break
             }
@@ -178,30 +204,36 @@ public enum SpecDiff {
         return .object(members)
     }
 
-    private static func endpoints(_ document: JSONValue) -> [String: JSONValue] {
-        var result: [String: JSONValue] = [:]
-        for endpoint in document["endpoints"]?.arrayValue ?? [] {
-            if let id = endpoint["id"]?.stringValue { result[id] = endpoint }
+    private static func endpoints(_ document: JSONValue) -> [String: DiffSchemas.Endpoint] {
+        var result: [String: DiffSchemas.Endpoint] = [:]
+        for (index, endpoint) in (document["endpoints"]?.arrayValue ?? []).enumerated() {
+            if let id = endpoint["id"]?.stringValue { result[id] = DiffSchemas.Endpoint(id: id, index: index, json: endpoint) }
         }
         return result
     }
 }
 
-private struct EndpointWalk {
-    enum Side { case request, response }
+struct EndpointWalk {
+    typealias Side = MessageDirection
 
     let api: String
     let endpoint: String
-    let oldDefinitions: [String: JSONValue]
-    let newDefinitions: [String: JSONValue]
+    /// Where each side's schemas of the endpoint are compiled.
+    let old: DiffSchemas.EndpointSchemas
+    let new: DiffSchemas.EndpointSchemas
     var changes: [SpecChange] = []
-    private var visited: Set<String> = []
+    /// The definition pairs compared so far, shared by the API's endpoints.
+    let memo: SchemaMemo
 
-    init(api: String, endpoint: String, oldDefinitions: [String: JSONValue], newDefinitions: [String: JSONValue]) {
+    init(
+        api: String, endpoint: String, old: DiffSchemas.EndpointSchemas, new: DiffSchemas.EndpointSchemas,
+        memo: SchemaMemo
+    ) {
         self.api = api
         self.endpoint = endpoint
-        self.oldDefinitions = oldDefinitions
-        self.newDefinitions = newDefinitions
+        self.old = old
+        self.new = new
+        self.memo = memo
     }
 
     mutating func add(_ impact: SpecChange.Impact, _ rule: RuleID, _ location: String?, _ message: String) {
@@ -251,28 +283,43 @@ private struct EndpointWalk {
         func key(_ parameter: JSONValue) -> String {
             "\(parameter["in"]?.stringValue ?? "?") parameter \(parameter["name"]?.stringValue ?? "?")"
         }
-        let before = Dictionary(old.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
-        let after = Dictionary(new.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        // Each parameter with its position, where its schema is.
+        let before = Dictionary(old.enumerated().map { (key($1), ($0, $1)) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.enumerated().map { (key($1), ($0, $1)) }, uniquingKeysWith: { first, _ in first })
         for name in Set(before.keys).union(after.keys).sorted() {
             switch (before[name], after[name]) {
-            case (_?, nil):
-                add(.breaking, .parameterRemoved, name, "the parameter was removed")
-            case (nil, let added?):
+            case (let (_, removed)?, nil):
+                if removed["deprecated"] == .bool(true) {
+                    add(.warning, .parameterRemoved, name, "the deprecated parameter was removed")
+                } else {
+                    add(.breaking, .parameterRemoved, name, "the parameter was removed")
+                }
+            case (nil, let (_, added)?):
                 if added["required"] == .bool(true) {
                     add(.breaking, .parameterAdded, name, "a new required parameter")
                 } else {
                     add(.compatible, .parameterAdded, name, "a new optional parameter")
                 }
-            case (let oldParameter?, let newParameter?):
+            case (let (oldPosition, oldParameter)?, let (newPosition, newParameter)?):
                 let wasRequired = oldParameter["required"] == .bool(true)
                 let isRequired = newParameter["required"] == .bool(true)
                 if !wasRequired && isRequired { add(.breaking, .parameterRequired, name, "the parameter became required") }
                 if wasRequired && !isRequired { add(.compatible, .parameterOptional, name, "the parameter became optional") }
+                switch (oldParameter["default"], newParameter["default"]) {
+                case (let from?, let to?) where from != to:
+                    add(.breaking, .parameterDefaultChanged, name, "the default changed from \(from) to \(to): a request that leaves the parameter out now asks for something else")
+                case (let from?, nil):
+                    add(.warning, .parameterDefaultChanged, name, "the default \(from) is no longer documented")
+                case (nil, let to?):
+                    add(.compatible, .parameterDefaultChanged, name, "the parameter defaults to \(to)")
+                default: break
+                }
                 if oldParameter["schema"] != newParameter["schema"] {
                     // A parameter is a value the app sends: its schema's changes are judged as a request's are (an
                     // enum value added or a bound widened is compatible, a type changed or a bound narrowed breaks).
                     let mark = changes.count
-                    compareSchema(oldParameter["schema"] ?? [:], newParameter["schema"] ?? [:], side: .request, path: "")
+                    compareSchema(
+                        self.old.parameter(oldPosition), self.new.parameter(newPosition), side: .request, path: "")
                     for index in changes.indices.dropFirst(mark) {
                         let inner = changes[index].location.map { String($0.dropFirst("request ".count)) } ?? "/"
                         changes[index].location = inner == "/" ? name : "\(name) \(inner)"
@@ -299,8 +346,23 @@ private struct EndpointWalk {
 
     mutating func compareBody(_ old: JSONValue?, _ new: JSONValue?, body: (String?, String?)?, side: Side) {
         let label = side == .request ? "request" : "response"
+        // A client sends one of the media types it was given: one no longer accepted gets it a 415, whatever else
+        // is; a body in another media type is no body added or removed.
+        var typed = false
+        if side == .request, let before = self.old.requestMediaTypes, let after = self.new.requestMediaTypes,
+            !before.isEmpty, !after.isEmpty
+        {
+            typed = true
+            for type in before where !after.contains(type) {
+                add(.breaking, .requestBodyChanged, label, "media type \(type) is no longer accepted; a client that sends it gets 415")
+            }
+            for type in after where !before.contains(type) {
+                add(.compatible, .requestBodyChanged, label, "media type \(type) is accepted too")
+            }
+        }
         switch (old?["schema"], new?["schema"]) {
         case (nil, nil): break
+        case (nil, _?) where typed, (_?, nil) where typed: break
         case (nil, _?):
             if side == .request, body?.1 == "required" {
                 add(.breaking, .requestBodyChanged, label, "a request body is now required (\(new?["model"]?.stringValue ?? "?"))")
@@ -308,262 +370,24 @@ private struct EndpointWalk {
                 add(side == .request ? .compatible : .breaking, side == .request ? .requestBodyChanged : .responseBodyChanged, label, "a \(label) body was added")
             }
         case (_?, nil):
-            add(side == .request ? .warning : .breaking, side == .request ? .requestBodyChanged : .responseBodyChanged, label, "the \(label) body was removed")
-        case (let before?, let after?):
+            // The app still sends its body: what it says is no longer read (oasdiff: request-body-removed, ERR).
+            add(.breaking, side == .request ? .requestBodyChanged : .responseBodyChanged, label, side == .request ? "the request body was removed: what the app sends is no longer read" : "the response body was removed")
+        case (_?, _?):
             if side == .request, body?.0 == "optional", body?.1 == "required" {
                 add(.breaking, .requestBodyChanged, label, "the request body became required")
             }
+            let (before, after) = DiffSchemas.EndpointSchemas.bodies(self.old, self.new, side)
             compareSchema(before, after, side: side, path: "")
         }
-    }
-
-    private func resolve(_ schema: JSONValue, old: Bool) -> JSONValue {
-        var current = schema
-        var seen: Set<String> = []
-        while let reference = current["$ref"]?.stringValue {
-            let name = String(reference.dropFirst("#/definitions/".count))
-            guard seen.insert(name).inserted, let definition = (old ? oldDefinitions : newDefinitions)[name] else { break }
-            current = definition
-        }
-        return current
-    }
-
-    /// Splits `anyOf: [X, {"type": "null"}]` into X and whether null is allowed.
-    private func unwrapNull(_ schema: JSONValue) -> (JSONValue, Bool) {
-        if let alternatives = schema["anyOf"]?.arrayValue, alternatives.count == 2, alternatives[1] == ["type": "null"] {
-            return (alternatives[0], true)
-        }
-        return (schema, false)
-    }
-
-    private func type(_ schema: JSONValue) -> String {
-        if let type = schema["type"]?.stringValue {
-            if type == "array", schema["x-pairs"] != nil { return "array of key/value pairs" }
-            if type == "object", schema["properties"] == nil { return "map" }
-            return type
-        }
-        if schema["oneOf"] != nil { return "oneOf" }
-        return schema.objectValue?.isEmpty == true ? "any" : "unknown"
     }
 
     /// The schema as JSON; a long enumeration (a time zone parameter's 419 names) shows its count instead.
     private func describe(_ schema: JSONValue?) -> String {
         guard var schema else { return "nothing" }
-        if let values = schema.arrayValue, values.count > 12 { return "\(values.count) values" }
         if case .object(var members) = schema, let values = members["enum"]?.arrayValue, values.count > 12 {
             members["enum"] = .string("\(values.count) values")
             schema = .object(members)
         }
         return schema.serialized()
-    }
-
-    mutating func compareSchema(_ old: JSONValue, _ new: JSONValue, side: Side, path: String) {
-        // A model behind `anyOf: [model, null]` counts too: `Ping.pong` may be a `Pong` whose `ping` is a `Ping`.
-        let oldName = old["$ref"]?.stringValue ?? unwrapNull(old).0["$ref"]?.stringValue
-        let newName = new["$ref"]?.stringValue ?? unwrapNull(new).0["$ref"]?.stringValue
-        if let oldName, let newName {
-            // A pair of definitions is compared once per side: recursion ends, and a model used twice
-            // is reported at its first location only.
-            guard visited.insert("\(side) \(oldName) \(newName)").inserted else { return }
-        }
-        let location = "\(side == .request ? "request" : "response") \(path.isEmpty ? "/" : path)"
-        let (oldSchema, oldNullable) = unwrapNull(resolve(old, old: true))
-        let (newSchema, newNullable) = unwrapNull(resolve(new, old: false))
-        let (before, after) = (resolve(oldSchema, old: true), resolve(newSchema, old: false))
-
-        if !oldNullable && newNullable {
-            if side == .response {
-                add(.breaking, .nullableAdded, location, "the value may now be null, which the app's non-optional property cannot decode")
-            } else {
-                add(.compatible, .nullableAdded, location, "null is now accepted")
-            }
-        }
-        if oldNullable && !newNullable {
-            if side == .request {
-                add(.breaking, .nullableRemoved, location, "null is no longer accepted, and the app may send it")
-            } else {
-                add(.compatible, .nullableRemoved, location, "the value is never null any more")
-            }
-        }
-
-        let oldType = type(before)
-        let newType = type(after)
-        guard oldType == newType else {
-            let widening = side == .request ? (oldType == "integer" && newType == "number") : (oldType == "number" && newType == "integer")
-            if widening || newType == "any" && side == .request {
-                add(.compatible, .typeChanged, location, "the type changed from \(oldType) to \(newType), which still accepts what is sent")
-            } else {
-                add(.breaking, .typeChanged, location, "the type changed from \(oldType) to \(newType)")
-            }
-            return
-        }
-        compareScalars(before, after, side: side, location: location)
-        switch oldType {
-        case "object": compareObjects(before, after, side: side, path: path)
-        case "array":
-            if let oldItems = before["items"], let newItems = after["items"] {
-                compareSchema(oldItems, newItems, side: side, path: path + "/*")
-            }
-        case "map":
-            if let oldValues = before["additionalProperties"], let newValues = after["additionalProperties"] {
-                compareSchema(oldValues, newValues, side: side, path: path + "/*")
-            }
-            if before["propertyNames"] != after["propertyNames"] {
-                add(.breaking, .constraintChanged, location, "the keys changed from \(describe(before["propertyNames"])) to \(describe(after["propertyNames"]))")
-            }
-        case "array of key/value pairs":
-            if let oldPairs = before["x-pairs"], let newPairs = after["x-pairs"] {
-                compareSchema(oldPairs["key"] ?? [:], newPairs["key"] ?? [:], side: side, path: path + "/key")
-                compareSchema(oldPairs["value"] ?? [:], newPairs["value"] ?? [:], side: side, path: path + "/value")
-            }
-        case "oneOf":
-            if before != after { add(.breaking, .typeChanged, location, "the alternatives changed") }
-        default: break
-        }
-    }
-
-    mutating func compareScalars(_ old: JSONValue, _ new: JSONValue, side: Side, location: String) {
-        let oldValues = old["enum"]?.arrayValue
-        let newValues = new["enum"]?.arrayValue
-        switch (oldValues, newValues) {
-        case (let before?, let after?):
-            for value in after where !before.contains(value) {
-                if side == .response {
-                    add(.breaking, .enumValueAdded, location, "new enum value \(value); the app's enum cannot decode it")
-                } else {
-                    add(.compatible, .enumValueAdded, location, "new accepted value \(value)")
-                }
-            }
-            for value in before where !after.contains(value) {
-                if side == .request {
-                    add(.breaking, .enumValueRemoved, location, "enum value \(value) is no longer accepted, and the app may send it")
-                } else {
-                    add(.compatible, .enumValueRemoved, location, "enum value \(value) is no longer sent")
-                }
-            }
-        case (_?, nil):
-            add(side == .response ? .breaking : .compatible, .enumValueAdded, location, "the value is no longer limited to an enumeration")
-        case (nil, _?):
-            add(side == .request ? .breaking : .compatible, .enumValueRemoved, location, "the value is now limited to \(describe(new["enum"]))")
-        case (nil, nil): break
-        }
-        if old["format"] != new["format"] {
-            let from = old["format"]?.stringValue ?? "none"
-            let to = new["format"]?.stringValue ?? "none"
-            add(side == .response ? .breaking : .warning, .formatChanged, location, "the format changed from \(from) to \(to)")
-        }
-        for bound in Self.bounds where old[bound] != new[bound] {
-            let from = old[bound].map { "\($0)" } ?? "none"
-            let to = new[bound].map { "\($0)" } ?? "none"
-            // A request that accepts less refuses what the app may send; one that accepts more is compatible. An answer
-            // in narrower bounds decodes as before; one in wider bounds decodes too (a Swift model checks no bound),
-            // but may hold what the app's logic did not expect.
-            switch (Self.narrows(bound, old[bound], new[bound]), side) {
-            case (true?, .request):
-                add(.breaking, .constraintChanged, location, "\(bound) changed from \(from) to \(to): values the app may send are refused")
-            case (false?, .request):
-                add(.compatible, .constraintChanged, location, "\(bound) changed from \(from) to \(to): more values are accepted")
-            case (true?, .response):
-                add(.compatible, .constraintChanged, location, "\(bound) changed from \(from) to \(to): the values sent are within the old bounds")
-            case (false?, .response):
-                add(.warning, .constraintChanged, location, "\(bound) changed from \(from) to \(to): values outside the old bounds may be sent")
-            case (nil, _):
-                add(.warning, .constraintChanged, location, "\(bound) changed from \(from) to \(to)")
-            }
-        }
-    }
-
-    /// The bounds the canonical model keeps, lower ones first.
-    private static let bounds = [
-        "minimum", "exclusiveMinimum", "minLength", "minItems", "maximum", "exclusiveMaximum", "maxLength", "maxItems",
-        "pattern",
-    ]
-
-    /// Whether a change of `bound` from `old` to `new` admits fewer values (`true`), more (`false`), or neither can be
-    /// said (`nil`: a pattern changed for another).
-    private static func narrows(_ bound: String, _ old: JSONValue?, _ new: JSONValue?) -> Bool? {
-        let lower = ["minimum", "exclusiveMinimum", "minLength", "minItems"].contains(bound)
-        switch (old, new) {
-        case (nil, _?): return true
-        case (_?, nil): return false
-        case (let before?, let after?):
-            guard let from = before.numberValue?.doubleValue, let to = after.numberValue?.doubleValue else { return nil }
-            return lower ? to > from : to < from
-        case (nil, nil): return nil
-        }
-    }
-
-    mutating func compareObjects(_ old: JSONValue, _ new: JSONValue, side: Side, path: String) {
-        if old[ObjectRule.extensionName] != new[ObjectRule.extensionName] {
-            let location = "\(side == .request ? "request" : "response") \(path.isEmpty ? "/" : path)"
-            let from = old[ObjectRule.extensionName]?.serialized() ?? "none"
-            let to = new[ObjectRule.extensionName]?.serialized() ?? "none"
-            add(.warning, .constraintChanged, location, "the rules between properties changed from \(from) to \(to)")
-        }
-        let oldProperties = old["properties"]?.objectValue ?? [:]
-        let newProperties = new["properties"]?.objectValue ?? [:]
-        // A `readOnly` property is not in requests, a `writeOnly` one not in answers: required or not, the app
-        // neither sends the first nor decodes the second.
-        func required(_ schema: JSONValue) -> Set<String> {
-            let absent = side == .request ? "readOnly" : "writeOnly"
-            let leftOut = Set((schema[absent]?.arrayValue ?? []).compactMap(\.stringValue))
-            return Set((schema["required"]?.arrayValue ?? []).compactMap(\.stringValue)).subtracting(leftOut)
-        }
-        let oldRequired = required(old)
-        let newRequired = required(new)
-        var removed = Set(oldProperties.keys).subtracting(newProperties.keys)
-        var added = Set(newProperties.keys).subtracting(oldProperties.keys)
-
-        // One property removed and one with the same schema added: a rename.
-        for name in removed.sorted() {
-            let candidates = added.filter { oldProperties[name] == newProperties[$0] }
-            if candidates.count == 1, let renamed = candidates.first {
-                let location = "\(side == .request ? "request" : "response") \(path)/\(name)"
-                let required = side == .response ? oldRequired.contains(name) : newRequired.contains(renamed)
-                add(required ? .breaking : .warning, .propertyRenamed, location, "the property was renamed to \"\(renamed)\"")
-                removed.remove(name)
-                added.remove(renamed)
-            }
-        }
-        for name in removed.sorted() {
-            let location = "\(side == .request ? "request" : "response") \(path)/\(name)"
-            if side == .response {
-                if oldRequired.contains(name) {
-                    add(.breaking, .propertyRemoved, location, "a property the app's model requires was removed")
-                } else {
-                    add(.warning, .propertyRemoved, location, "an optional property was removed; the app now always gets nil")
-                }
-            } else {
-                add(.warning, .propertyRemoved, location, "the property is no longer read; the app still sends it")
-            }
-        }
-        for name in added.sorted() {
-            let location = "\(side == .request ? "request" : "response") \(path)/\(name)"
-            if side == .request && newRequired.contains(name) {
-                add(.breaking, .propertyAdded, location, "a new required property the app does not send")
-            } else {
-                add(.compatible, .propertyAdded, location, side == .request ? "a new optional property" : "a new property the app ignores")
-            }
-        }
-        for name in Set(oldProperties.keys).intersection(newProperties.keys).sorted() {
-            let location = "\(side == .request ? "request" : "response") \(path)/\(name)"
-            let wasRequired = oldRequired.contains(name)
-            let isRequired = newRequired.contains(name)
-            if wasRequired && !isRequired {
-                if side == .response {
-                    add(.breaking, .propertyOptional, location, "the property may now be absent, which the app's non-optional property cannot decode")
-                } else {
-                    add(.compatible, .propertyOptional, location, "the property became optional")
-                }
-            }
-            if !wasRequired && isRequired {
-                if side == .request {
-                    add(.breaking, .propertyRequired, location, "the property became required, and the app may omit it")
-                } else {
-                    add(.compatible, .propertyRequired, location, "the property is now always present")
-                }
-            }
-            compareSchema(oldProperties[name]!, newProperties[name]!, side: side, path: path + "/" + name)
-        }
     }
 }

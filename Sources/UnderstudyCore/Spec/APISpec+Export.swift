@@ -31,6 +31,7 @@ extension APISpec {
                 return .object(entry)
             })
         if !assumptions.isEmpty { object["assumptions"] = .array(assumptions.map(\.canonicalJSON)) }
+        if !webhooks.isEmpty { object["webhooks"] = .array(webhooks.map(JSONValue.string)) }
         return .object(object)
     }
 }
@@ -100,6 +101,7 @@ extension Parameter {
         if let summary { object["summary"] = .string(summary) }
         if let meaning { object["meaning"] = .string(meaning.description) }
         if !enforced { object["enforced"] = false }
+        if deprecated { object["deprecated"] = true }
         return .object(object)
     }
 }

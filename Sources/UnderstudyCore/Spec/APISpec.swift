@@ -55,6 +55,9 @@ public struct APISpec: Sendable {
     /// The path every endpoint is served under (`/v1` from an OpenAPI document's `servers[0].url`), empty for
     /// none. Endpoint paths do not include it: a base URL given to `check` does.
     public package(set) var basePath = ""
+    /// The names of the webhooks an imported document says the API calls (OpenAPI 3.1's `webhooks`), sorted: a
+    /// subscriber's handler of one that goes is never called again. Empty for built-in specs.
+    public package(set) var webhooks: [String] = []
     /// Whether `format` is an assertion (a mismatch is an error) rather than JSON Schema's annotation (a warning) in
     /// the verdicts on an imported document's bodies (`--format-assertion`).
     public var assertsFormats = false

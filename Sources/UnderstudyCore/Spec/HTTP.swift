@@ -261,6 +261,9 @@ public struct Parameter: Sendable, Hashable {
     /// requires): documented as the app sends it, sent by `check`, expected of the app by `proxy`, not enforced by
     /// the mock.
     public var enforced = true
+    /// Whether the document marks the parameter deprecated: the app was told to stop sending it, so its removal
+    /// breaks no client that listened.
+    public var deprecated = false
 
     public init(
         _ name: String, in location: Location, _ schema: Schema, required: Bool = false,

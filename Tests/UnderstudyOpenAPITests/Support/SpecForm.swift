@@ -14,13 +14,15 @@ enum SpecForm: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    func canonical(_ document: JSONValue) throws -> JSONValue {
+    /// The document as `diff` reads it: the canonical form as it is, or the imported spec, whose models keep the
+    /// OpenAPI document's own schemas.
+    func version(_ document: JSONValue) throws -> SpecVersion {
         switch self {
         case .canonical:
-            return document
+            return SpecVersion(canonical: document)
         case .openapi:
             let bytes = Self.openAPI(document).serializedBytes(.pretty)
-            return try OpenAPIImport.spec(bytes, source: "demo.openapi.json").canonicalJSON
+            return SpecVersion(try OpenAPIImport.spec(bytes, source: "demo.openapi.json"))
         }
     }
 
@@ -45,10 +47,13 @@ enum SpecForm: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 "responses": .object(responses),
                 "parameters": .array(
                     (endpoint["parameters"]?.arrayValue ?? []).map { parameter in
-                        [
+                        // The canonical form's `default` is the schema's in a document.
+                        var schema = rewritten(parameter["schema"]!).objectValue ?? [:]
+                        schema["default"] = parameter["default"]
+                        return [
                             "name": parameter["name"]!, "in": parameter["in"]!,
-                            "required": parameter["required"] ?? false,
-                            "schema": rewritten(parameter["schema"]!),
+                            "required": parameter["required"] ?? false, "deprecated": parameter["deprecated"] ?? false,
+                            "schema": .object(schema),
                         ]
                     }),
             ]

@@ -1,0 +1,123 @@
+/// One version of an API as ``SpecDiff`` reads it: its canonical form (``APISpec/canonicalJSON``, as a committed
+/// baseline holds it) and, when it was read from a document, the spec, whose models keep the document's own schemas
+/// (``ModelReference/documentSchema``): those are compared as the schema engine reads them, every keyword.
+///
+/// ```swift
+/// let changes = SpecDiff.compare(old: SpecVersion(try OpenAPIImport.spec(v1, source: "v1.yaml")),
+///                                new: SpecVersion(try OpenAPIImport.spec(v2, source: "v2.yaml")))
+/// ```
+public struct SpecVersion: Sendable {
+    public var canonical: JSONValue
+    public var spec: APISpec?
+
+    public init(canonical: JSONValue) {
+        self.canonical = canonical
+        spec = nil
+    }
+
+    public init(_ spec: APISpec) {
+        canonical = spec.canonicalJSON
+        self.spec = spec
+    }
+}
+
+/// The schemas of one side of a diff, as the engine compiles them: an imported model's own, else the canonical
+/// form's (written as JSON Schema 2020-12, `$ref`s into its `definitions`), compiled once for the side.
+struct DiffSchemas {
+    /// An endpoint of a canonical document, with its place in `endpoints`.
+    struct Endpoint {
+        var id: String
+        var index: Int
+        var json: JSONValue
+    }
+
+    /// Where one endpoint's schemas are.
+    struct EndpointSchemas {
+        fileprivate var canonical: SchemaRegistry?
+        fileprivate var pointer: JSONPointer
+        fileprivate var request: CompiledSchema?
+        fileprivate var response: CompiledSchema?
+        /// The request body's media types, where the document is at hand (``AnyEndpoint/requestMediaTypes``).
+        var requestMediaTypes: [String]?
+
+        /// The request's or the answer's schema on both sides, like compared with like: the documents' own where both
+        /// sides have one (two versions of a document), else the canonical forms' (a baseline against a document: the
+        /// canonical form of an imported model is the document's schema as the descriptors keep it).
+        static func bodies(
+            _ old: EndpointSchemas, _ new: EndpointSchemas, _ side: MessageDirection
+        ) -> (CompiledSchema?, CompiledSchema?) {
+            let documents = side == .request ? (old.request, new.request) : (old.response, new.response)
+            if let before = documents.0, let after = documents.1 { return (before, after) }
+            let place = side == .request ? "request" : "response"
+            return (old.compiled(old.pointer.appending(place).appending("schema")),
+                    new.compiled(new.pointer.appending(place).appending("schema")))
+        }
+
+        /// The schema of the parameter at `position` of the endpoint's `parameters`.
+        func parameter(_ position: Int) -> CompiledSchema? {
+            compiled(pointer.appending("parameters").appending(String(position)).appending("schema"))
+        }
+
+        private func compiled(_ pointer: JSONPointer) -> CompiledSchema? {
+            canonical?.schema(inDocument: DiffSchemas.uri, at: pointer)
+        }
+    }
+
+    static let uri = "urn:understudy:canonical"
+    let spec: APISpec?
+    let canonical: SchemaRegistry?
+
+    init(_ version: SpecVersion) {
+        spec = version.spec
+        canonical = try? SchemaRegistry(dialect: .jsonSchema2020_12)
+            .adding(document: version.canonical, uri: Self.uri, schemaRoots: Self.roots(of: version.canonical))
+    }
+
+    func endpoint(_ endpoint: Endpoint) -> EndpointSchemas {
+        let described = spec?.endpoint(endpoint.id)
+        return EndpointSchemas(
+            canonical: canonical, pointer: JSONPointer(tokens: ["endpoints", String(endpoint.index)]),
+            request: described?.request?.documentSchema, response: described?.response?.documentSchema,
+            requestMediaTypes: described.map(\.requestMediaTypes))
+    }
+
+    /// Every place a canonical document holds a schema: its definitions, each endpoint's bodies and parameters, the
+    /// error envelope, and the key and value of each `x-pairs`.
+    private static func roots(of document: JSONValue) -> [JSONPointer] {
+        var roots = (document["definitions"]?.objectValue ?? [:]).keys.sorted().map { JSONPointer(tokens: ["definitions", $0]) }
+        for (index, endpoint) in (document["endpoints"]?.arrayValue ?? []).enumerated() {
+            let place = JSONPointer(tokens: ["endpoints", String(index)])
+            for member in ["request", "response"] where endpoint[member]?["schema"] != nil {
+                roots.append(place.appending(member).appending("schema"))
+            }
+            for (position, parameter) in (endpoint["parameters"]?.arrayValue ?? []).enumerated()
+            where parameter["schema"] != nil {
+                roots.append(place.appending("parameters").appending(String(position)).appending("schema"))
+            }
+        }
+        if document["errorEnvelope"]?["schema"] != nil { roots.append(JSONPointer(tokens: ["errorEnvelope", "schema"])) }
+        func pairs(in value: JSONValue, at pointer: JSONPointer) {
+            switch value {
+            case .object(let members):
+                if members["x-pairs"] != nil {
+                    roots += ["key", "value"].map { pointer.appending("x-pairs").appending($0) }
+                }
+                for (key, member) in members { pairs(in: member, at: pointer.appending(key)) }
+            case .array(let elements):
+                for (index, element) in elements.enumerated() { pairs(in: element, at: pointer.appending(String(index))) }
+            default: break
+            }
+        }
+        pairs(in: document["definitions"] ?? [:], at: JSONPointer(tokens: ["definitions"]))
+        pairs(in: document["endpoints"] ?? [], at: JSONPointer(tokens: ["endpoints"]))
+        return roots
+    }
+}
+
+/// What one diff of an API has compared: each pair of definitions' changes, relative to the pair, and the pairs being
+/// compared now (a recursion through them ends).
+final class SchemaMemo {
+    var found: [String: [SpecChange]] = [:]
+    var comparing: Set<String> = []
+    let stack = StackGuard()
+}
