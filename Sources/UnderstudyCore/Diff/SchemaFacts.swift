@@ -16,6 +16,8 @@ struct SchemaFacts {
     private(set) var definitions: [String] = []
     /// `null` allowed by an `anyOf`/`oneOf` branch or OpenAPI 3.0's `nullable`.
     private var nullBranch = false
+    /// The JSON types a value may have, `null` included, read once.
+    private var admitted = JSONTypes.all
 
     /// Any value: an absent keyword (`items`, `additionalProperties`) or `true`.
     static let any = SchemaFacts(Array<CompiledSchema>())
@@ -25,9 +27,11 @@ struct SchemaFacts {
     }
 
     /// The facts of schemas that all hold (a property declared by two `allOf` branches).
-    init(_ schemas: [CompiledSchema]) {
+    /// - Parameter depth: how many `anyOf`/`oneOf` branches above these schemas; below 8, their types are read.
+    init(_ schemas: [CompiledSchema], depth: Int = 0) {
         var seen: Set<Int> = []
         for schema in schemas { read(schema, &seen) }
+        admitted = admitted(depth: depth)
     }
 
     private mutating func read(_ schema: CompiledSchema, _ seen: inout Set<Int>) {
@@ -82,27 +86,25 @@ struct SchemaFacts {
     // MARK: Types
 
     /// The JSON types a value may have (`integer` for integral numbers, `number` for the others), `null` apart.
-    var types: JSONTypes { admitted(depth: 0).subtracting(.null) }
+    var types: JSONTypes { admitted.subtracting(.null) }
 
     /// Whether `null` is valid.
-    var nullable: Bool { admitted(depth: 0).contains(.null) }
-
-    private static let everything: JSONTypes = [.null, .boolean, .object, .array, .number, .string, .integer]
+    var nullable: Bool { admitted.contains(.null) }
 
     private func admitted(depth: Int) -> JSONTypes {
-        var types = Self.everything
+        var types = JSONTypes.all
         for entry in entries {
             switch entry.keyword {
-            case .types(let named): types.formIntersection(named.contains(.number) ? named.union(.integer) : named)
+            case .types(let named): types.formIntersection(named.admitted)
             case .never: types = []
-            case .constant(let value): types.formIntersection(Self.type(of: value))
+            case .constant(let value): types.formIntersection(JSONTypes(kindOf: value))
             case .enumeration(let values):
-                types.formIntersection(values.values.reduce(into: JSONTypes()) { $0.formUnion(Self.type(of: $1)) })
+                types.formIntersection(values.values.reduce(into: JSONTypes()) { $0.formUnion(JSONTypes(kindOf: $1)) })
             case .anyOf(let branches), .oneOf(let branches):
                 guard depth < 8 else { continue }
                 types.formIntersection(
                     branches.reduce(into: JSONTypes()) {
-                        $0.formUnion(SchemaFacts(entry.schema.at($1)).admitted(depth: depth + 1))
+                        $0.formUnion(SchemaFacts([entry.schema.at($1)], depth: depth + 1).admitted)
                     })
             default: continue
             }
@@ -110,22 +112,11 @@ struct SchemaFacts {
         return nullBranch ? types.union(.null) : types
     }
 
-    private static func type(of value: JSONValue) -> JSONTypes {
-        switch value {
-        case .null: .null
-        case .bool: .boolean
-        case .string: .string
-        case .array: .array
-        case .object: .object
-        case .number(let number): ExactDecimal(number)?.isIntegral == true ? .integer : .number
-        }
-    }
-
     /// `integer`, `string or null`, `array of key/value pairs`, `any`.
     var kind: String {
         if raw("x-pairs") != nil { return "array of key/value pairs" }
         var types = types
-        if types == Self.everything.subtracting(.null) { return "any" }
+        if types == JSONTypes.all.subtracting(.null) { return "any" }
         if types.isEmpty { return "nothing" }
         if types.contains(.number) { types.remove(.integer) }
         return types.description
