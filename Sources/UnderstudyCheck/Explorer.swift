@@ -450,7 +450,7 @@ struct Explorer {
             let read = resource.operation(.read).flatMap({ spec.endpoint($0.endpoint) }),
             let parameter = read.parameters.first(where: { $0.location == .path && $0.name == identifier.parameter })
         else { return body }
-        let validator = Validator(definitions: spec.definitions, direction: .request)
+        let validator = Validator(spec: spec, direction: .request)
         guard !validator.validate(value, against: parameter.schema).isEmpty else { return body }
         var random = SeededRandom(seed: session.options.seed).derived("identifier \(resource.name)")
         var generator = FixtureGenerator(

@@ -29,7 +29,7 @@ package enum ErrorBody {
             if let documentSchema = model.documentSchema {
                 return SchemaValidator(.init(direction: .response)).isValid(body, against: documentSchema)
             }
-            return !Validator(definitions: definitions).validate(body, against: schema).contains { $0.severity == .error }
+            return Validator(definitions: definitions).isValid(body, against: schema)
         }
         let message = messages.isEmpty ? HTTPStatus.reason(status) : messages.joined(separator: "; ")
         let resolved = schema.resolved(in: definitions)

@@ -147,6 +147,13 @@ struct GenerationFacts {
                 case .dependentSchemas:
                     // Judged by the validator: the object built rarely carries the property that triggers one.
                     break
+                case .keys(let schema):
+                    propertyNames.append(schema)
+                case .pairs:
+                    hinted.insert(.array)
+                case .model:
+                    // A Swift model's values are made by ``FixtureGenerator`` from its ``Schema``.
+                    break
                 }
                 guard let choice else { continue }
                 if let decided = decisions[choice.id] {

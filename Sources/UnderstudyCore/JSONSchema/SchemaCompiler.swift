@@ -18,7 +18,10 @@ struct SchemaCompiler {
         self.storage = storage
     }
 
-    private var is2020: Bool { dialect == .jsonSchema2020_12 }
+    /// 2020-12's keywords (`$id`, `const`, `prefixItems`, …): every dialect but OpenAPI 3.0's.
+    private var is2020: Bool { dialect != .openAPI30 }
+    /// A Swift model's canonical form (``SchemaDialect/understudy``).
+    private var isModel: Bool { dialect == .understudy }
 
     mutating func add(document: JSONValue, uri: String, schemaRoots: [JSONPointer]) throws(SchemaRegistryError) {
         let uri = URIReference(uri).withoutFragment.description
@@ -193,7 +196,17 @@ extension SchemaCompiler {
             Self.compileValidation(schema, is2020: is2020, into: &keywords)
         }
         if !is2020 || vocabularies.contains(.applicator) {
-            for keyword in ["allOf", "anyOf", "oneOf"] {
+            // A model's optional value (`anyOf: [X, {"type": "null"}]`) is X or null, as OpenAPI 3.0's `nullable`: its
+            // findings are X's.
+            var isOptional = false
+            if isModel, let branches = schema["anyOf"]?.arrayValue, branches.count == 2,
+                let null = branches.firstIndex(of: ["type": "null"])
+            {
+                keywords.append(.allOf([child(branches[1 - null], "anyOf", String(1 - null))]))
+                storage.nodes[id].nullable = true
+                isOptional = true
+            }
+            for keyword in ["allOf", "anyOf", "oneOf"] where !(keyword == "anyOf" && isOptional) {
                 guard let branches = children(keyword) else { continue }
                 switch keyword {
                 case "allOf": keywords.append(.allOf(branches))
@@ -202,7 +215,12 @@ extension SchemaCompiler {
                 }
             }
             if let negated = schema["not"] { keywords.append(.not(child(negated, "not"))) }
-            Self.compileObjectApplicators(schema, is2020: is2020, child: child, into: &keywords)
+            Self.compileObjectApplicators(schema, is2020: is2020, isModel: isModel, child: child, into: &keywords)
+            if isModel {
+                for (property, access) in Self.compileModel(schema, child: child, into: &keywords) {
+                    storage.nodes[property].access = access
+                }
+            }
             Self.compileArrayApplicators(
                 schema, vocabularies, is2020: is2020, child: child, children: children, into: &keywords)
             if is2020 {
@@ -222,7 +240,10 @@ extension SchemaCompiler {
                 keywords.append(.unevaluatedProperties(child(properties, "unevaluatedProperties")))
             }
         }
-        if !is2020 || !vocabularies.isDisjoint(with: [.formatAnnotation, .formatAssertion]),
+        if isModel { storage.nodes[id].isModel = true }
+        if isModel, let name = schema["format"]?.stringValue, let format = StringFormat(name: name) {
+            keywords.append(.model(.format(format)))
+        } else if !is2020 || !vocabularies.isDisjoint(with: [.formatAnnotation, .formatAssertion]),
             let name = schema["format"]?.stringValue, let format = JSONSchemaFormat(rawValue: name)
         {
             keywords.append(.format(format, asserted: is2020 && vocabularies.contains(.formatAssertion)))
@@ -290,8 +311,44 @@ extension SchemaCompiler {
         }
     }
 
+    /// What a Swift model's canonical form says beyond 2020-12 (``SchemaDialect/understudy``); returns the property
+    /// nodes an object's `readOnly`/`writeOnly` lists name, with their access.
+    private static func compileModel(
+        _ schema: [String: JSONValue], child: (JSONValue, String...) -> Int, into keywords: inout [SchemaKeyword]
+    ) -> [(Int, PropertyAccess)] {
+        if schema["type"] == "integer" { keywords.append(.model(.integer64)) }
+        // A missing member is reported in its place among the others, as a decoder meets it.
+        if let required = keywords.firstIndex(where: { if case .required = $0 { true } else { false } }),
+            case .required(let names) = keywords[required],
+            let object = keywords.firstIndex(where: { if case .members = $0 { true } else { false } }),
+            case .members(var declaration) = keywords[object],
+            names.allSatisfy({ declaration.propertyIndex[$0] != nil })
+        {
+            declaration.required = Set(names)
+            keywords[object] = .members(declaration)
+            keywords.remove(at: required)
+        }
+        let rules = schema[ObjectRule.extensionName]?.arrayValue?.compactMap(ObjectRule.init(json:)) ?? []
+        if !rules.isEmpty {
+            keywords.append(.model(.rules(rules)))
+        }
+        if let pairs = schema["x-pairs"]?.objectValue, let key = pairs["key"], let value = pairs["value"] {
+            keywords.append(.pairs(key: child(key, "x-pairs", "key"), value: child(value, "x-pairs", "value")))
+        }
+        // Which properties only answers carry, and which only requests: lists of names on the object.
+        let properties = schema["properties"]?.objectValue ?? [:]
+        var accesses: [(Int, PropertyAccess)] = []
+        for (keyword, access) in [("readOnly", PropertyAccess.readOnly), ("writeOnly", .writeOnly)] {
+            for name in schema[keyword]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                guard let property = properties[name] else { continue }
+                accesses.append((child(property, "properties", name), access))
+            }
+        }
+        return accesses
+    }
+
     private static func compileObjectApplicators(
-        _ schema: [String: JSONValue], is2020: Bool, child: (JSONValue, String...) -> Int,
+        _ schema: [String: JSONValue], is2020: Bool, isModel: Bool, child: (JSONValue, String...) -> Int,
         into keywords: inout [SchemaKeyword]
     ) {
         var members = ObjectMembers()
@@ -310,14 +367,20 @@ extension SchemaCompiler {
                 members.patterns.append((ECMAPattern(pattern), child(property, "patternProperties", pattern)))
             }
         }
-        if let additional = schema["additionalProperties"] {
+        // A model's `true` allows undeclared members without evaluating them: each stays a note.
+        if isModel, let order = schema["x-order"]?.arrayValue?.compactMap(\.stringValue) {
+            let positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            members.properties.sort { positions[$0.name, default: .max] < positions[$1.name, default: .max] }
+        }
+        if let additional = schema["additionalProperties"], !(isModel && additional == .bool(true)) {
             members.additional = child(additional, "additionalProperties")
         }
         if members.declaresProperties || !members.patterns.isEmpty || members.additional != nil {
             keywords.append(.members(members))
         }
         if is2020, let names = schema["propertyNames"] {
-            keywords.append(.propertyNames(child(names, "propertyNames")))
+            let names = child(names, "propertyNames")
+            keywords.append(isModel ? .keys(names) : .propertyNames(names))
         }
         if is2020, let dependencies = schema["dependentSchemas"]?.objectValue {
             let schemas = dependencies.keys.sorted().compactMap { property in

@@ -9,6 +9,13 @@ public enum SchemaDialect: Sendable, Hashable {
     /// OpenAPI 3.0's Schema Object (draft 4 based): `nullable`, boolean `exclusiveMaximum`/`exclusiveMinimum`, a
     /// `$ref` that hides its siblings, no `$id`/`$anchor`/`$defs`.
     case openAPI30
+    /// The canonical form of a Swift model's ``Schema`` (``Schema/canonicalJSON``, as `specs/` holds it): 2020-12,
+    /// and what a model says that JSON Schema cannot, as the app's `JSONDecoder` reads it: `x-pairs` (a dictionary
+    /// written as an array of alternating keys and values), `x-understudy-rules` (``ObjectRule``), an object's
+    /// `readOnly`/`writeOnly` lists of property names, `propertyNames` as the key type a decoder needs, integers that
+    /// fit 64 bits, and the formats of ``StringFormat``, asserted (the decoder refuses what does not match).
+    /// `additionalProperties: true` allows members without evaluating them, so undeclared ones stay notes.
+    case understudy
 }
 
 /// The 2020-12 vocabularies a schema's metaschema turns on (`$vocabulary`); keywords of the others are ignored.

@@ -68,7 +68,9 @@ extension SchemaEvaluation {
             names.count <= 12
             ? names.joined(separator: " or ")
             : names.prefix(10).joined(separator: " or ") + " or … (\(names.count) in all)"
-        guard let closest = closestBranch(branches, id, value) else {
+        // Where no alternative admits the value's type, the list says it all.
+        guard !branches.allSatisfy({ refusesType(of: value, $0) }), let closest = closestBranch(branches, id, value)
+        else {
             report(
                 rule, id, keyword, "expected \(expected), found \(Render.found(value))", expected: expected,
                 found: Render.found(value))
@@ -142,6 +144,16 @@ extension SchemaEvaluation {
                     }
                 }
             }
+        }
+        return false
+    }
+
+    /// Whether the branch's `type` excludes the value's.
+    func refusesType(of value: JSONValue, _ branch: Int) -> Bool {
+        let node = storage.nodes[resolved(branch)]
+        if node.nullable, case .null = value { return false }
+        for case .types(let types) in node.keywords where !types.admitted.contains(JSONTypes(kindOf: value)) {
+            return true
         }
         return false
     }

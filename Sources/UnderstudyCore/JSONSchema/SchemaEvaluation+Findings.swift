@@ -22,6 +22,12 @@ extension SchemaEvaluation {
     /// A schema as messages name it: `Pet` for a reference to a component, `string or null`, `string in date
     /// format`, `"cat"`, `one of …`, `an object with id, name`.
     func describe(_ id: Int) -> String {
+        let description = describeNonNull(id)
+        guard storage.nodes[id].nullable, !description.hasSuffix(" or null") else { return description }
+        return description + " or null"
+    }
+
+    private func describeNonNull(_ id: Int) -> String {
         var current = id
         // A one-branch `allOf` (OpenAPI 3.0's way to annotate a `$ref`) stands for its branch; a few hops only.
         for _ in 0..<8 {
@@ -42,11 +48,13 @@ extension SchemaEvaluation {
         for keyword in node.keywords {
             switch keyword {
             case .never: return "nothing"
+            case .pairs: return "array of alternating keys and values"
             case .constant(let constant): return Self.text(constant)
             case .enumeration(let values): return "one of " + Render.list(values.values.map(Self.text))
             case .reference(_, let uri), .dynamicReference(_, let uri, _): reference = reference ?? Self.name(uri)
             case .types(let set): types = set.description + (node.nullable ? " or null" : "")
             case .format(let value, _): format = value.rawValue
+            case .model(.format(let value)): format = value.description
             case .pattern(let value): pattern = value.source
             case .required(let names): required = names
             case .members: declaresMembers = true
@@ -135,7 +143,7 @@ extension SchemaEvaluation {
     }
 
     /// Notes for the members no schema evaluated, once the object matched.
-    mutating func reportUndeclared(_ members: [String: JSONValue], _ annotations: Annotations) {
+    mutating func reportUndeclared(_ members: [String: JSONValue], _ annotations: Annotations, model: Bool) {
         let undeclared = members.keys.filter { !annotations.isEvaluated(property: $0) }.sorted()
         // Many undeclared members (a dictionary the schema does not say it is) merge as a map's entries do.
         let counted = undeclared.count > 64
@@ -144,7 +152,10 @@ extension SchemaEvaluation {
             path.append(counted ? .entry(key) : .key(key))
             let finding = Diagnostic(
                 .note, rule: .unknownProperty, at: pointer,
-                message: "property is not declared by the schema; a decoder ignores it", found: Render.found(member))
+                message: model
+                    ? "property is not in the model; JSONDecoder ignores it"
+                    : "property is not declared by the schema; a decoder ignores it",
+                found: Render.found(member))
             if holding > 0 { held.append((finding, mergeLocation)) } else { emit(finding, location: mergeLocation) }
             path.removeLast()
         }

@@ -37,6 +37,11 @@ extension SchemaEvaluation {
             return applyUnevaluatedItems(schema, id, value, &local, collecting)
         case .unevaluatedProperties(let schema):
             return applyUnevaluatedProperties(schema, id, value, &local, collecting)
+        case .pairs(let keySchema, let valueSchema):
+            guard case .array(let elements) = value else { return true }
+            return applyPairs(keySchema, valueSchema, id, elements, &local, collecting)
+        case .keys(let keys):
+            return applyKeys(keys, id, value)
         default:
             return checkAssertion(keyword, id, value)
         }
@@ -179,15 +184,15 @@ extension SchemaEvaluation {
             guard !JSONEquality.equal(constant, value) else { return true }
             let expected = Self.text(constant)
             report(
-                .constMismatch, id, "const", "expected \(expected), found \(Render.found(value))", expected: expected,
-                found: Render.found(value))
+                .constMismatch, id, "const", "expected \(expected), found \(Self.text(value))", expected: expected,
+                found: Self.text(value))
             return false
         case .enumeration(let values):
             guard !values.contains(value) else { return true }
             let expected = "one of " + Render.list(values.values.map(Self.text))
             report(
-                .enumUnknown, id, "enum", "expected \(expected), found \(Render.found(value))", expected: expected,
-                found: Render.found(value))
+                .enumUnknown, id, "enum", "expected \(expected), found \(Self.text(value))", expected: expected,
+                found: Self.text(value))
             return false
         case .multipleOf(let divisor, let literal):
             guard case .number(let number) = value, let exact = ExactDecimal(number), !exact.isMultiple(of: divisor)
@@ -197,7 +202,7 @@ extension SchemaEvaluation {
                 expected: "a multiple of \(literal)", found: number.literal)
             return false
         case .bound(let bound, let literal, let kind):
-            guard case .number(let number) = value else { return true }
+            guard case .number(let number) = value, !isBeyondModelInteger(number, id) else { return true }
             return checkBound(number, bound, literal, kind, id)
         case .minLength(let minimum):
             guard case .string(let string) = value else { return true }
@@ -277,10 +282,14 @@ extension SchemaEvaluation {
                 }
             }
             return valid
+        case .model(let assertion):
+            return checkModel(assertion, id, value)
         case .reference(.unresolved(let uri), _), .dynamicReference(.unresolved(let uri), _, _):
+            // A model names a model; a document's schema a URI.
+            let name = storage.nodes[id].isModel ? Self.name(uri) : uri
             report(
-                .unresolvedReference, id, "$ref", "the schema refers to \(uri), which is not defined",
-                expected: uri, found: nil)
+                .unresolvedReference, id, "$ref", "the schema refers to \(name), which is not defined",
+                expected: name, found: nil)
             return false
         default:
             return true
@@ -299,9 +308,15 @@ extension SchemaEvaluation {
             matches = types.contains(.number) || (types.contains(.integer) && Self.isIntegral(number))
         }
         guard !matches else { return true }
-        let expected = types.description + (storage.nodes[id].nullable ? " or null" : "")
+        // A model's type is named with what the decoder needs of it (`string in uuid format`).
+        let expected =
+            storage.nodes[id].isModel
+            ? describe(id) : types.description + (storage.nodes[id].nullable ? " or null" : "")
         if case .null = value {
-            report(.nullNotAllowed, id, "type", "expected \(expected), found null", expected: expected, found: "null")
+            let model = storage.nodes[id].isModel ? "; the model's property is not optional" : ""
+            report(
+                .nullNotAllowed, id, "type", "expected \(expected), found null\(model)", expected: expected,
+                found: "null")
         } else {
             report(
                 .typeMismatch, id, "type", "expected \(expected), found \(Render.found(value))", expected: expected,
@@ -372,7 +387,16 @@ extension SchemaEvaluation {
         var matched = 0
         if declaration.declaresProperties, collecting { local.declaresProperties = true }
         for (name, schema) in declaration.properties {
-            guard let member = members[name] else { continue }
+            guard let member = members[name] else {
+                guard declaration.required.contains(name), !isExempt(name, in: id) else { continue }
+                valid = false
+                let expected = described(schema)
+                report(
+                    .requiredMissing, id, "required", "required property is missing (expected \(expected))",
+                    expected: expected, found: "absent", at: .key(name))
+                if mode == .probe { return false }
+                continue
+            }
             matched += 1
             if collecting { local.properties.insert(name) }
             if !applyChild(
@@ -496,5 +520,121 @@ extension SchemaEvaluation {
             rule, id, keyword, "expected \(words) \(bounded), found \(count)", expected: "\(sign) \(bounded)",
             found: Self.count(count, noun.singular, noun.plural))
         return false
+    }
+}
+
+// MARK: A Swift model's decoder (the understudy dialect)
+
+extension SchemaEvaluation {
+    /// `x-pairs`: keys at even positions, values at odd ones, and an even count.
+    mutating func applyPairs(
+        _ keySchema: Int, _ valueSchema: Int, _ id: Int, _ elements: [JSONValue], _ local: inout Annotations,
+        _ collecting: Bool
+    ) -> Bool {
+        var valid = true
+        if elements.count % 2 != 0 {
+            valid = false
+            report(
+                .oddPairs, id, "x-pairs",
+                "expected an even number of elements (key, value, key, value, ...), found \(elements.count)",
+                expected: "even element count", found: String(elements.count))
+            if mode == .probe { return false }
+        }
+        for (index, element) in elements.enumerated()
+        where !evaluateChild(index % 2 == 0 ? keySchema : valueSchema, element, .index(index)) {
+            valid = false
+            if mode == .probe { return false }
+        }
+        if collecting { local.allItems = true }
+        return valid
+    }
+
+    /// A dictionary's keys, each one the decoder reads as the key type (`[UUID: T]`, `[Int: T]`).
+    mutating func applyKeys(_ keys: Int, _ id: Int, _ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return true }
+        var valid = true
+        for key in members.keys.sorted() {
+            let mark = hold()
+            var ignored = Annotations()
+            let matched = probe(keys, .string(key), &ignored, collect: false)
+            release(mark, keep: false)
+            guard !matched else { continue }
+            valid = false
+            let expected = described(keys)
+            report(
+                .invalidKey, id, "propertyNames", "key \(Render.quoted(key)) is not a valid \(expected)",
+                expected: expected, found: Render.quoted(key), at: .entry(key))
+            if mode == .probe { return false }
+        }
+        return valid
+    }
+
+    mutating func checkModel(_ assertion: ModelAssertion, _ id: Int, _ value: JSONValue) -> Bool {
+        switch assertion {
+        case .format(let format):
+            guard case .string(let string) = value, !format.matches(string) else { return true }
+            let expected = "string in \(format) format"
+            report(
+                .formatMismatch, id, "format", "expected \(expected), found \(Render.quoted(string))",
+                expected: expected, found: Render.quoted(string))
+            return false
+        case .integer64:
+            // Valid JSON, but no Swift `Int` (nor a 64-bit integer on any server) holds it: said so, rather than
+            // left to the decoder to call the document invalid.
+            guard case .number(let number) = value, Self.isIntegral(number), number.intValue == nil else { return true }
+            let negative = number.literal.hasPrefix("-")
+            report(
+                negative ? .belowMinimum : .aboveMaximum, id, "type",
+                "\(number.literal) is out of range for a 64-bit integer", expected: "a 64-bit integer",
+                found: number.literal)
+            return false
+        case .rules(let rules):
+            guard case .object(let members) = value else { return true }
+            var valid = true
+            for rule in rules where !checkRule(rule, id, members) {
+                valid = false
+                if mode == .probe { return false }
+            }
+            return valid
+        }
+    }
+
+    /// Whether a model's integer does not fit 64 bits: that alone is said of it (``ModelAssertion/integer64``), not
+    /// also a bound it passes.
+    func isBeyondModelInteger(_ number: JSONNumber, _ id: Int) -> Bool {
+        guard storage.nodes[id].isModel, number.intValue == nil, Self.isIntegral(number) else { return false }
+        return storage.nodes[id].keywords.contains { if case .model(.integer64) = $0 { true } else { false } }
+    }
+
+    /// A broken rule between properties, reported at the property it names first; values of the wrong type are
+    /// left to their own findings.
+    mutating func checkRule(_ rule: ObjectRule, _ id: Int, _ members: [String: JSONValue]) -> Bool {
+        func present(_ name: String) -> JSONValue? {
+            guard let value = members[name], value != .null else { return nil }
+            return value
+        }
+        switch rule {
+        case .after(let property, let other):
+            guard let value = present(property), let bound = present(other),
+                let isAfter = ObjectRule.isAfter(value, bound), !isAfter
+            else { return true }
+            report(
+                .objectRuleBroken, id, ObjectRule.extensionName,
+                "expected a value after \(other) (\(Render.found(bound))), found \(Render.found(value))",
+                expected: "after \(other)", found: Render.found(value), at: .key(property))
+            return false
+        case .requires(let property, let required):
+            guard let value = present(property), value != .bool(false) else { return true }
+            var valid = true
+            for name in required where present(name) == nil {
+                valid = false
+                report(
+                    .objectRuleBroken, id, ObjectRule.extensionName,
+                    "required when \(property) is set (expected a value)", expected: "a value",
+                    found: members[name] == nil ? "absent" : "null", at: .key(name))
+                if mode == .probe { return false }
+            }
+            return valid
+        }
     }
 }

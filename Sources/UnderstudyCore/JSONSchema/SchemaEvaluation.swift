@@ -68,8 +68,11 @@ extension SchemaEvaluation {
             return evaluate(node, value, &annotations, collect: false)
         }
         let valid = evaluate(node, value, &annotations, collect: true)
-        if valid, annotations.declaresProperties, !annotations.allProperties {
-            reportUndeclared(members, annotations)
+        // A model's undeclared members are named even in a body it refuses: a renamed key is a missing property
+        // and an unknown one.
+        let model = storage.nodes[node].isModel
+        if valid || model, annotations.declaresProperties, !annotations.allProperties {
+            reportUndeclared(members, annotations, model: model)
         }
         return valid
     }

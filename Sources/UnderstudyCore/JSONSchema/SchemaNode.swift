@@ -21,6 +21,9 @@ struct SchemaNode: Sendable {
     var nullable = false
     /// `readOnly` / `writeOnly`, for ``SchemaValidator/Configuration/direction``.
     var access: PropertyAccess = .readWrite
+    /// Whether the schema is a Swift model's canonical form (``SchemaDialect/understudy``): its messages speak of the
+    /// model.
+    var isModel = false
     /// `discriminator`'s property and mapping, which pick the branch whose findings are shown when no branch of a
     /// `oneOf`/`anyOf` matches.
     var discriminator: Discriminator?
@@ -113,6 +116,12 @@ enum SchemaKeyword: Sendable {
     case unevaluatedProperties(Int)
     /// The `false` schema.
     case never
+    /// What a Swift model's decoder asserts beyond JSON Schema (``SchemaDialect/understudy``).
+    case model(ModelAssertion)
+    /// `x-pairs`: an array alternating keys (`key`) and values (`value`).
+    case pairs(key: Int, value: Int)
+    /// `propertyNames` of a model's dictionary: each key must be one the decoder reads as the key type.
+    case keys(Int)
 
     /// The evaluation order: type first (most findings are wrong types), cheap checks before applicators, and
     /// the `unevaluated*` keywords after everything whose annotations they read.
@@ -122,14 +131,25 @@ enum SchemaKeyword: Sendable {
         case .never: 0
         case .constant, .enumeration: 1
         case .multipleOf, .bound, .minLength, .maxLength, .pattern, .format, .minItems, .maxItems, .uniqueItems,
-            .minProperties, .maxProperties, .required, .dependentRequired:
+            .minProperties, .maxProperties, .required, .dependentRequired, .model:
             2
         case .reference, .dynamicReference: 3
-        case .allOf, .anyOf, .oneOf, .not, .conditional, .dependentSchemas: 4
-        case .members, .propertyNames, .items, .contains: 5
+        // A dictionary's keys before its values, as the decoder reads them.
+        case .allOf, .anyOf, .oneOf, .not, .conditional, .dependentSchemas, .keys: 4
+        case .members, .propertyNames, .items, .contains, .pairs: 5
         case .unevaluatedItems, .unevaluatedProperties: 9
         }
     }
+}
+
+/// The assertions of ``SchemaDialect/understudy`` on a value itself.
+enum ModelAssertion: Sendable {
+    /// A ``StringFormat`` the decoder needs (`date-time-no-fraction`, `objectid`, `date-pattern(…)`).
+    case format(StringFormat)
+    /// An integer a Swift `Int` holds.
+    case integer64
+    /// Rules between an object's properties, once each is valid on its own.
+    case rules([ObjectRule])
 }
 
 enum BoundKind: Sendable {
@@ -176,4 +196,7 @@ struct ObjectMembers: Sendable {
     var additional: Int?
     /// Whether `properties` is present (for undeclared-member notes).
     var declaresProperties = false
+    /// A Swift model's `required` (``SchemaDialect/understudy``), checked in the properties' order with their other
+    /// findings.
+    var required: Set<String> = []
 }

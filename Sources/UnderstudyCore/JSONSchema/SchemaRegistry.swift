@@ -19,7 +19,7 @@ public final class SchemaRegistry: Sendable {
     /// A registry that knows no document but, for 2020-12, the metaschemas.
     public convenience init(dialect: SchemaDialect) {
         switch dialect {
-        case .jsonSchema2020_12: self.init(dialect: dialect, storage: MetaSchemas.registry.storage)
+        case .jsonSchema2020_12, .understudy: self.init(dialect: dialect, storage: MetaSchemas.registry.storage)
         case .openAPI30: self.init(dialect: dialect, storage: Storage())
         }
     }

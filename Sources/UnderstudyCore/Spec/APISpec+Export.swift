@@ -115,7 +115,11 @@ extension ModelReference {
 extension Schema {
     /// A JSON-Schema-like rendering: `type`, `properties`, `required`, `format`, `enum`, `$ref`;
     /// `null` allowed is `anyOf: [X, {"type": "null"}]`; a key/value pair array is `x-pairs`.
-    public var canonicalJSON: JSONValue {
+    public var canonicalJSON: JSONValue { canonical(ordered: false) }
+
+    /// ``canonicalJSON``; `ordered` adds each object's property names in declaration order as `x-order`, which the
+    /// schema engine reports findings in (``SchemaDialect/understudy``), as a decoder and a server meet them.
+    func canonical(ordered: Bool) -> JSONValue {
         switch self {
         case .any:
             return .object([:])
@@ -144,7 +148,7 @@ extension Schema {
             if let examples = constraints.examples { object["examples"] = .array(examples.map { .string($0) }) }
             return .object(object)
         case .array(let array):
-            var object: [String: JSONValue] = ["type": "array", "items": array.items.canonicalJSON]
+            var object: [String: JSONValue] = ["type": "array", "items": array.items.canonical(ordered: ordered)]
             if let minimum = array.minItems { object["minItems"] = .integer(minimum) }
             if let maximum = array.maxItems { object["maxItems"] = .integer(maximum) }
             return .object(object)
@@ -153,16 +157,20 @@ extension Schema {
                 switch schema.additionalProperties {
                 case .allowed: true
                 case .forbidden: false
-                case .typed(let values): values.canonicalJSON
+                case .typed(let values): values.canonical(ordered: ordered)
                 }
             var object: [String: JSONValue] = [
                 "type": "object",
                 "properties": .object(
-                    Dictionary(uniqueKeysWithValues: schema.properties.map { ($0.name, $0.schema.canonicalJSON) })),
+                    Dictionary(
+                        uniqueKeysWithValues: schema.properties.map {
+                            ($0.name, $0.schema.canonical(ordered: ordered))
+                        })),
                 "required": .array(schema.properties.filter(\.required).map { .string($0.name) }),
                 "additionalProperties": additional,
             ]
             if !schema.rules.isEmpty { object[ObjectRule.extensionName] = .array(schema.rules.map(\.json)) }
+            if ordered { object["x-order"] = .array(schema.properties.map { .string($0.name) }) }
             // Which properties only answers carry, and which only requests (absent when none: the built-in models').
             for (key, access) in [("readOnly", PropertyAccess.readOnly), ("writeOnly", .writeOnly)] {
                 let names = schema.properties.filter { $0.access == access }.map { JSONValue.string($0.name) }
@@ -170,13 +178,19 @@ extension Schema {
             }
             return .object(object)
         case .map(let map):
-            return ["type": "object", "propertyNames": map.keys.canonicalJSON, "additionalProperties": map.values.canonicalJSON]
+            return [
+                "type": "object", "propertyNames": map.keys.canonical(ordered: ordered),
+                "additionalProperties": map.values.canonical(ordered: ordered),
+            ]
         case .pairs(let key, let value):
-            return ["type": "array", "x-pairs": ["key": key.canonicalJSON, "value": value.canonicalJSON]]
+            return [
+                "type": "array",
+                "x-pairs": ["key": key.canonical(ordered: ordered), "value": value.canonical(ordered: ordered)],
+            ]
         case .oneOf(let alternatives):
-            return ["oneOf": .array(alternatives.map(\.canonicalJSON))]
+            return ["oneOf": .array(alternatives.map { $0.canonical(ordered: ordered) })]
         case .nullable(let wrapped):
-            return ["anyOf": [wrapped.canonicalJSON, ["type": "null"]]]
+            return ["anyOf": [wrapped.canonical(ordered: ordered), ["type": "null"]]]
         case .ref(let name):
             return ["$ref": .string("#/definitions/\(name)")]
         }

@@ -40,6 +40,8 @@ public struct APISpec: Sendable {
     public let optionalKeys: OptionalKeyStyle
     /// Every model reachable from the endpoints and the error envelope, by name.
     public let definitions: SchemaDefinitions
+    /// The schema engine's compiled form of the models' schemas, shared by every verdict on this spec.
+    package let modelSchemas: ModelSchemas
     /// Values the app parses itself after decoding (see ``parsing(_:)``).
     public internal(set) var appParsing: [AppParsing] = []
     /// What the spec takes for granted where the documents are silent (see ``assuming(_:)``); a check's findings
@@ -84,6 +86,7 @@ public struct APISpec: Sendable {
         self.ambiguities = ambiguities
         self.optionalKeys = optionalKeys
         self.definitions = inference.definitions
+        modelSchemas = ModelSchemas(inference.definitions)
     }
 
     /// Creates a spec from schemas described elsewhere (an imported OpenAPI document): no inference.
@@ -104,6 +107,7 @@ public struct APISpec: Sendable {
         self.ambiguities = ambiguities
         self.optionalKeys = optionalKeys
         self.definitions = definitions
+        modelSchemas = ModelSchemas(definitions)
     }
 
     /// The endpoint named `METHOD /path`, exactly as the inventory writes it.

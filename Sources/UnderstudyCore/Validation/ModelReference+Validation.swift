@@ -1,6 +1,7 @@
 extension ModelReference {
-    /// The schema verdict on a body of this model: by the document's own JSON Schema where the model has one (an
-    /// imported document, judged as the standard says), else by the schema inferred from the Swift type.
+    /// The schema verdict on a body of this model, by the schema engine: against the document's own JSON Schema where
+    /// the model has one (an imported document), else the schema inferred from the Swift type, as its canonical form
+    /// (``SchemaDialect/understudy``).
     ///
     /// Members no schema declares are notes (a decoder ignores them); a `format` mismatch is a warning unless the spec
     /// asserts formats (``APISpec/assertsFormats``).
@@ -11,7 +12,7 @@ extension ModelReference {
         _ body: JSONValue, in spec: APISpec, direction: MessageDirection, mergingRepeats: Bool = false
     ) -> [Diagnostic] {
         guard let documentSchema else {
-            return Validator(definitions: spec.definitions, direction: direction)
+            return Validator(spec: spec, direction: direction)
                 .validate(body, against: schema, mergingRepeats: mergingRepeats)
         }
         let configuration = SchemaValidator.Configuration(

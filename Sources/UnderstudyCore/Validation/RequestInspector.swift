@@ -79,7 +79,7 @@ public struct RequestInspector: Sendable {
         parameter value: (Parameter) -> String?
     ) -> Inspection {
         var findings: [Diagnostic] = []
-        let validator = Validator(definitions: spec.definitions, direction: .request)
+        let validator = Validator(spec: spec, direction: .request)
         for parameter in endpoint.parameters where !skipping(parameter) {
             let label = "\(parameter.location.rawValue) parameter \(parameter.name)"
             guard let text = value(parameter) else {

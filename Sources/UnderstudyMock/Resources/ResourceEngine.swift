@@ -173,7 +173,7 @@ struct ResourceEngine<State: StoredState>: Sendable {
         {
             criteria.describeLinks(
                 &answer, answer: schema, path: request.path, query: request.query, total: total, shown: page.count,
-                definitions: spec.definitions)
+                spec: spec)
         }
         return try fixture.answer(
             request, endpoint: plan.endpoint, spec: spec, state: answer, listed: linkHeader == nil ? nil : total)

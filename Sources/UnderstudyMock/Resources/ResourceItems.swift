@@ -28,7 +28,7 @@ struct ResourceItems {
         return nil
     }
 
-    private var validator: Validator { Validator(definitions: spec.definitions) }
+    private var validator: Validator { Validator(spec: spec) }
 
     /// The identifier member's property, when the item has one.
     private var identifierProperty: Property? {
@@ -113,7 +113,7 @@ struct ResourceItems {
         var generator = generator("\(key) stored")
         if case .object(let sent) = Self.unwrapped(body, object) {
             // What the client may send: nested items come without the `readOnly` members the server adds.
-            let request = Validator(definitions: spec.definitions, direction: .request)
+            let request = Validator(spec: spec, direction: .request)
             for (sentName, value) in sent {
                 guard let property = Self.property(writtenAs: sentName, in: object),
                     trusted || property.access != .readOnly
@@ -661,8 +661,9 @@ struct ListCriteria {
     ///   - shown: how many items this page holds.
     func describeLinks(
         _ body: inout JSONValue, answer schema: Schema, path: String, query: QueryItems, total: Int, shown: Int,
-        definitions: SchemaDefinitions
+        spec: APISpec
     ) {
+        let definitions = spec.definitions
         guard case .object(let envelope)? = schema.resolved(in: definitions) else { return }
         let window = window(query)
         let declared = endpoint.parameters.filter { $0.location == .query }
@@ -686,7 +687,7 @@ struct ListCriteria {
             "previous_page_uri": number > first ? link(number - 1) : .null,
             "previous_page_url": number > first ? link(number - 1) : .null,
         ]
-        let validator = Validator(definitions: definitions)
+        let validator = Validator(spec: spec)
         func describe(_ object: ObjectSchema, at pointer: JSONPointer) {
             for property in object.properties {
                 let lowered = property.name.lowercased()

@@ -460,7 +460,7 @@ struct ApinestMockTests {
             (with("time", "tomorrow"), "time:"),
             (with("visibility", "private"), "visibility:"),
             // class-validator's `@IsNotEmpty()` refuses "" (and, like it, the descriptor lets "   " through).
-            (with("title", ""), "title: expected at least 1 characters, found 0"),
+            (with("title", ""), "title: expected at least 1 character, found 0"),
             (with("latitude", 123.0), "latitude: expected at most 90, found 123.0"),
             (.array([]), "body:"),
         ]
