@@ -246,6 +246,18 @@ struct ValidatorTests {
         #expect(try findings("1", either) == ["error schema.one-of /: expected boolean or string, found integer 1"])
     }
 
+    /// Every schema a validator is asked about joins one registry that only grows: one compiled early is judged the
+    /// same once others joined it, and each is compiled once.
+    @Test func schemasCompiledLaterLeaveEarlierOnesIntact() throws {
+        let validator = Validator(definitions: definitions)
+        let first = Schema.array(.ref("Activity"), maxItems: 1)
+        let before = validator.validate([[:], [:]], against: first).map(\.summary)
+        #expect(before.first == "/: expected at most 1 element, found 2")
+        for bound in 0..<20 { _ = validator.validate(.integer(bound), against: .integer(maximum: bound)) }
+        #expect(validator.validate([[:], [:]], against: first).map(\.summary) == before)
+        #expect(validator.validate(3, against: .integer(maximum: 2)).map(\.summary) == ["/: expected at most 2, found 3"])
+    }
+
     @Test func forbiddenAdditionalPropertiesAreErrors() throws {
         let schema: Schema = .object([Property("a", .string())], additionalProperties: .forbidden)
         #expect(

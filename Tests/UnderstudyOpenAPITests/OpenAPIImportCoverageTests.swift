@@ -77,10 +77,7 @@ struct OpenAPIImportCoverageTests {
         var generator = FixtureGenerator(seed: 3, definitions: spec.definitions)
         for _ in 0..<20 {
             let pet = generator.value(for: .ref("Pet"))
-            // Judged as JSON Schema does, a cat is a Dog too (Dog's petType is any string), so Pet's `oneOf` refuses
-            // it: a generated pet is judged by the branch its discriminator value names.
-            let branch = pet["petType"] == "cat" ? "Cat" : "Dog"
-            #expect(Validator(definitions: spec.definitions).validate(pet, against: .ref(branch)).isEmpty, "\(pet)")
+            #expect(Validator(definitions: spec.definitions).validate(pet, against: .ref("Pet")).isEmpty, "\(pet)")
             #expect(["EXTERNAL", "INTERNAL"].contains(generator.value(for: .ref("Catalog"))["type"]?.stringValue ?? ""))
         }
         #expect(!Validator(definitions: spec.definitions).validate(["petType": "golf"], against: .ref("Cat")).isEmpty)

@@ -211,7 +211,9 @@ extension SchemaCompiler {
                 switch keyword {
                 case "allOf": keywords.append(.allOf(branches))
                 case "anyOf": keywords.append(.anyOf(branches))
-                default: keywords.append(.oneOf(branches))
+                // A model's alternatives are tried in turn, as its decoder tries them: the first that reads the value
+                // wins (``Schema/oneOf(_:)``).
+                default: keywords.append(isModel ? .anyOf(branches) : .oneOf(branches))
                 }
             }
             if let negated = schema["not"] { keywords.append(.not(child(negated, "not"))) }

@@ -14,7 +14,8 @@ public enum SchemaDialect: Sendable, Hashable {
     /// written as an array of alternating keys and values), `x-understudy-rules` (``ObjectRule``), an object's
     /// `readOnly`/`writeOnly` lists of property names, `propertyNames` as the key type a decoder needs, integers that
     /// fit 64 bits, and the formats of ``StringFormat``, asserted (the decoder refuses what does not match).
-    /// `additionalProperties: true` allows members without evaluating them, so undeclared ones stay notes.
+    /// `additionalProperties: true` allows members without evaluating them, so undeclared ones stay notes; `oneOf`'s
+    /// alternatives are tried in turn (a decoder's first fit), and `anyOf: [X, {"type": "null"}]` is an optional X.
     case understudy
 }
 

@@ -16,7 +16,11 @@ extension SchemaEvaluation {
             local.merge(branchAnnotations)
         }
         if matched { return true }
-        explainNoMatch(.noAnyOfAlternative, "anyOf", branches, id, value)
+        if storage.nodes[id].isModel {
+            explainNoMatch(.noAlternative, "oneOf", branches, id, value)
+        } else {
+            explainNoMatch(.noAnyOfAlternative, "anyOf", branches, id, value)
+        }
         return false
     }
 

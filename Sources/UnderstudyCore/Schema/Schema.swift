@@ -31,7 +31,8 @@ public indirect enum Schema: Sendable, Hashable {
     /// A flat array alternating keys and values: how `JSONDecoder` expects a dictionary whose key
     /// type is neither `String`, `Int` nor `CodingKeyRepresentable` (for example an `Int`-backed enum).
     case pairs(key: Schema, value: Schema)
-    /// A value matching exactly one of the alternatives.
+    /// A value one of the alternatives reads, tried in turn as a decoder tries them (the first that fits wins): an
+    /// imported document's `anyOf` or `oneOf`, whose own schema judges its bodies as JSON Schema says.
     case oneOf([Schema])
     /// The wrapped schema, or `null`.
     case nullable(Schema)
