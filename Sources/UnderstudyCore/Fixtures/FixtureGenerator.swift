@@ -380,33 +380,44 @@ public struct FixtureGenerator {
     }
 
     private mutating func realistic(name: String?) -> String {
-        let hint = (name ?? "").lowercased().replacingOccurrences(of: "_", with: "")
+        let hint = (name ?? "").lowercased().filter { $0 != "_" }
+        // Searched as bytes: Foundation's `contains` is a locale-aware search, and the standard library's generic
+        // one looks up metadata on each call: either was a fifth of a large document's start-up.
+        let bytes = Array(hint.utf8)
+        func has(_ word: StaticString) -> Bool {
+            word.withUTF8Buffer { needle in
+                guard needle.count <= bytes.count else { return false }
+                return (0...(bytes.count - needle.count)).contains { start in
+                    needle.indices.allSatisfy { bytes[start + $0] == needle[$0] }
+                }
+            }
+        }
         switch true {
-        case hint.contains("email"): return email()
-        case hint.contains("firstname"): return random.pick(Names.first)
-        case hint.contains("lastname"): return random.pick(Names.last)
+        case has("email"): return email()
+        case has("firstname"): return random.pick(Names.first)
+        case has("lastname"): return random.pick(Names.last)
         case hint == "login":
             return String(Self.slug(random.pick(Names.first)).prefix(6) + Self.slug(random.pick(Names.last)).prefix(2))
-        case hint.contains("fullname") || hint.contains("displayname")
-            || hint.hasSuffix("name") && !hint.contains("category")
-                && !hint.contains("type"):
+        case has("fullname") || has("displayname")
+            || hint.hasSuffix("name") && !has("category")
+                && !has("type"):
             return "\(random.pick(Names.first)) \(random.pick(Names.last))"
-        case hint.contains("title"): return random.pick(Names.titles)
-        case hint.contains("description") || hint.contains("message") || hint.contains("instructions")
-            || hint.contains("bio"):
+        case has("title"): return random.pick(Names.titles)
+        case has("description") || has("message") || has("instructions")
+            || has("bio"):
             return random.pick(Names.sentences)
-        case hint.contains("city"): return random.pick(Names.cities)
-        case hint.contains("street") || hint.contains("address") || hint == "location" || hint == "host":
+        case has("city"): return random.pick(Names.cities)
+        case has("street") || has("address") || hint == "location" || hint == "host":
             return "\(random.int(in: 1...120)) \(random.pick(Names.streets))"
-        case hint.contains("postalcode") || hint == "zip": return String(random.int(in: 10_000...95_999))
-        case hint.contains("country"): return "France"
-        case hint.contains("phone"): return "+336\(random.int(in: 10_000_000...99_999_999))"
-        case hint.contains("currency"): return "EUR"
-        case hint.contains("color"): return "#" + String(format: "%06X", random.int(in: 0...0xFFFFFF))
-        case hint.contains("url") || hint.contains("image") || hint.contains("link") || hint.contains("avatar"):
+        case has("postalcode") || hint == "zip": return String(random.int(in: 10_000...95_999))
+        case has("country"): return "France"
+        case has("phone"): return "+336\(random.int(in: 10_000_000...99_999_999))"
+        case has("currency"): return "EUR"
+        case has("color"): return "#" + String(format: "%06X", random.int(in: 0...0xFFFFFF))
+        case has("url") || has("image") || has("link") || has("avatar"):
             return "https://cdn.example.com/\(Self.slug(name ?? "image"))/\(random.int(in: 1...9999)).jpg"
-        case hint.contains("token"): return (0..<32).map { _ in String(random.int(in: 0...15), radix: 16) }.joined()
-        case hint.contains("slug"): return Self.slug(random.pick(Names.titles))
+        case has("token"): return (0..<32).map { _ in String(random.int(in: 0...15), radix: 16) }.joined()
+        case has("slug"): return Self.slug(random.pick(Names.titles))
         case Self.looksLikeDate(name ?? ""): return Self.isoDate(dateNear(), fraction: false)
         default: return random.pick(Names.words)
         }

@@ -57,16 +57,18 @@ public struct Validator: Sendable {
 /// form (``Schema/canonicalJSON``, with each object's declaration order) in the ``SchemaDialect/understudy``
 /// dialect, beside the canonical form of the definitions it refers to (only those it reaches are compiled).
 ///
-/// Every schema compiled joins one registry, which only grows: a compiled schema stays valid in the registries that
-/// come after, so the cache points each at the newest and the older ones are freed.
+/// Every schema compiled joins one registry, which only grows, in place: the registry handed out last lets go of its
+/// storage before the next schema is compiled, so a document of 900 models is not copied once per schema asked for
+/// (only a validation still running holds it, and then it is copied).
 package final class ModelSchemas: Sendable {
     static let uri = "urn:understudy:models"
     let definitions: SchemaDefinitions
     private let state = Locked(State())
 
     private struct State {
+        var compiler: SchemaCompiler?
         var registry: SchemaRegistry?
-        var compiled: [Schema: CompiledSchema] = [:]
+        var nodes: [Schema: Int] = [:]
     }
 
     package init(_ definitions: SchemaDefinitions) {
@@ -76,17 +78,20 @@ package final class ModelSchemas: Sendable {
     /// The compiled form of `schema`.
     package func compiled(_ schema: Schema) -> CompiledSchema {
         state.withLock { state in
-            if let compiled = state.compiled[schema] { return compiled }
-            let registry = state.registry ?? Self.registry(definitions)
+            if let node = state.nodes[schema], let registry = state.registry {
+                return CompiledSchema(registry: registry, node: node)
+            }
+            var compiler = state.compiler ?? Self.compiler(definitions)
+            (state.compiler, state.registry) = (nil, nil)
             // Each schema is a document of its own, whose references name the definitions' document.
-            let uri = "\(Self.uri):\(state.compiled.count)"
+            let uri = "\(Self.uri):\(state.nodes.count)"
             let document = Self.referringToDefinitions(schema.canonical(ordered: true))
-            let grown = (try? registry.adding(document: document, uri: uri)) ?? registry
-            state.registry = grown
-            state.compiled = state.compiled.mapValues { CompiledSchema(registry: grown, node: $0.node) }
-            let compiled = grown.schema(inDocument: uri, at: .root) ?? CompiledSchema(registry: grown, node: 0)
-            state.compiled[schema] = compiled
-            return compiled
+            try? compiler.add(document: document, uri: uri, schemaRoots: [.root])
+            let registry = SchemaRegistry(dialect: .understudy, storage: compiler.storage)
+            let node = registry.schema(inDocument: uri, at: .root)?.node ?? 0
+            state.nodes[schema] = node
+            (state.compiler, state.registry) = (compiler, registry)
+            return CompiledSchema(registry: registry, node: node)
         }
     }
 
@@ -107,11 +112,12 @@ package final class ModelSchemas: Sendable {
         }
     }
 
-    /// The definitions' canonical forms, registered (compiled when a schema refers to one).
-    private static func registry(_ definitions: SchemaDefinitions) -> SchemaRegistry {
+    /// A compiler holding the definitions' canonical forms (each compiled when a schema refers to it).
+    private static func compiler(_ definitions: SchemaDefinitions) -> SchemaCompiler {
         let document: JSONValue = ["definitions": .object(definitions.mapValues { $0.canonical(ordered: true) })]
-        let registry = SchemaRegistry(dialect: .understudy)
-        return (try? registry.adding(document: document, uri: uri, schemaRoots: [])) ?? registry
+        var compiler = SchemaCompiler(dialect: .understudy, storage: SchemaRegistry(dialect: .understudy).storage)
+        try? compiler.add(document: document, uri: uri, schemaRoots: [])
+        return compiler
     }
 }
 
