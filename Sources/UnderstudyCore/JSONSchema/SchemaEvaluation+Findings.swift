@@ -128,7 +128,11 @@ extension SchemaEvaluation {
     }
 
     mutating func emit(_ finding: Diagnostic, location: [String?]) {
-        if finding.rule == .unknownProperty, !undeclaredReported.insert(finding.pointer).inserted { return }
+        // A held undeclared-member note (``reportUndeclared(_:_:model:)``), kept: once per member and object.
+        if finding.rule == .unknownProperty {
+            let object = JSONPointer(tokens: Array(finding.pointer.tokens.dropLast()))
+            guard !undeclaredObjects.contains(object), undeclaredMembers.insert(finding.pointer).inserted else { return }
+        }
         merger.add(finding.rule, severity: finding.severity, location: location) { finding }
     }
 
@@ -142,26 +146,42 @@ extension SchemaEvaluation {
             expected: "at most \(limit) levels", found: "deeper nesting")
     }
 
-    /// Notes for the members no schema evaluated, once the object matched.
+    /// Notes for the members no schema evaluated, once the object matched: once per object, however often its
+    /// location is evaluated (a branch probed, then walked again to explain a failure).
     mutating func reportUndeclared(_ members: [String: JSONValue], _ annotations: Annotations, model: Bool) {
-        let undeclared = members.keys.filter { !annotations.isEvaluated(property: $0) }.sorted()
+        let undeclared = members.keys.filter { !annotations.isEvaluated(property: $0) }
+        guard !undeclared.isEmpty else { return }
+        // Held notes may yet be dropped (a probed branch that fails): the object is marked when they are kept.
+        if holding == 0 { guard undeclaredObjects.insert(pointer).inserted else { return } }
+        let message =
+            model
+            ? "property is not in the model; JSONDecoder ignores it"
+            : "property is not declared by the schema; a decoder ignores it"
         // Many undeclared members (a dictionary the schema does not say it is) merge as a map's entries do.
         let counted = undeclared.count > 64
-        for key in undeclared {
+        for key in undeclared.sorted() {
             guard let member = members[key] else { continue }
             path.append(counted ? .entry(key) : .key(key))
-            let finding = Diagnostic(
-                .note, rule: .unknownProperty, at: pointer,
-                message: model
-                    ? "property is not in the model; JSONDecoder ignores it"
-                    : "property is not declared by the schema; a decoder ignores it",
-                found: Render.found(member))
-            if holding > 0 { held.append((finding, mergeLocation)) } else { emit(finding, location: mergeLocation) }
+            if holding > 0 {
+                let note = Diagnostic(
+                    .note, rule: .unknownProperty, at: pointer, message: message, found: Render.found(member))
+                held.append((note, mergeLocation))
+            } else if undeclaredMembers.isEmpty || !undeclaredMembers.contains(pointer) {
+                // Built only for the kept examples: a million members cost their count, not a million texts.
+                let (path, location) = (self.path, mergeLocation)
+                merger.add(.unknownProperty, severity: .note, location: location) {
+                    Diagnostic(
+                        .note, rule: .unknownProperty, at: Self.pointer(path), message: message,
+                        found: Render.found(member))
+                }
+            }
             path.removeLast()
         }
     }
 
-    var pointer: JSONPointer {
+    var pointer: JSONPointer { Self.pointer(path) }
+
+    static func pointer(_ path: [PathToken]) -> JSONPointer {
         JSONPointer(
             tokens: path.map {
                 switch $0 {

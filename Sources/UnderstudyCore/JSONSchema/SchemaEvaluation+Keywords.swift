@@ -398,7 +398,6 @@ extension SchemaEvaluation {
                 continue
             }
             matched += 1
-            if collecting { local.properties.insert(name) }
             if !applyChild(
                 schema, member, .key(name), in: id, refusing: .forbiddenProperty, "properties/\(name)",
                 "property is not allowed here")
@@ -406,6 +405,14 @@ extension SchemaEvaluation {
                 valid = false
             }
             if !valid, mode == .probe { return false }
+        }
+        if collecting {
+            // Every member declared (most objects): one flag, not a set of their names.
+            if matched == members.count {
+                local.allProperties = true
+            } else {
+                for (name, _) in declaration.properties where members[name] != nil { local.properties.insert(name) }
+            }
         }
         // Patterns see every member; `additionalProperties` only those `properties` left, if any.
         guard !declaration.patterns.isEmpty || (declaration.additional != nil && matched < members.count) else {
@@ -552,21 +559,24 @@ extension SchemaEvaluation {
     /// A dictionary's keys, each one the decoder reads as the key type (`[UUID: T]`, `[Int: T]`).
     mutating func applyKeys(_ keys: Int, _ id: Int, _ value: JSONValue) -> Bool {
         guard case .object(let members) = value else { return true }
-        var valid = true
-        for key in members.keys.sorted() {
+        // Probed in any order, the refused ones reported in order: a million keys are not sorted to find none.
+        var refused: [String] = []
+        for key in members.keys {
             let mark = hold()
             var ignored = Annotations()
             let matched = probe(keys, .string(key), &ignored, collect: false)
             release(mark, keep: false)
-            guard !matched else { continue }
-            valid = false
-            let expected = described(keys)
+            if !matched { refused.append(key) }
+        }
+        guard !refused.isEmpty else { return true }
+        if mode == .probe { return false }
+        let expected = described(keys)
+        for key in refused.sorted() {
             report(
                 .invalidKey, id, "propertyNames", "key \(Render.quoted(key)) is not a valid \(expected)",
                 expected: expected, found: Render.quoted(key), at: .entry(key))
-            if mode == .probe { return false }
         }
-        return valid
+        return false
     }
 
     mutating func checkModel(_ assertion: ModelAssertion, _ id: Int, _ value: JSONValue) -> Bool {

@@ -38,7 +38,9 @@ struct SchemaEvaluation {
     var reportedDepthLimit = false
     /// Read on first need: shallow evaluations, nearly all of them, never pay for the thread's stack bounds.
     var stack: StackGuard?
-    var undeclaredReported: Set<JSONPointer> = []
+    /// Objects whose undeclared members were reported, and members reported from a held (probed) evaluation.
+    var undeclaredObjects: Set<JSONPointer> = []
+    var undeclaredMembers: Set<JSONPointer> = []
 
     init(storage: SchemaRegistry.Storage, configuration: SchemaValidator.Configuration, mode: Mode) {
         self.storage = storage
