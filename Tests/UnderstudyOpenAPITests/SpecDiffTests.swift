@@ -60,6 +60,24 @@ struct SpecDiffTests {
         SpecDiff.compare(old: try form.version(old), new: try form.version(new)).map(\.line)
     }
 
+    /// A Swift dictionary `JSONDecoder` writes as alternating keys and values (`x-pairs`, only in the canonical form of
+    /// a built-in model): its key and value schemas are compared as any other, read by the same dialect as its bodies.
+    @Test func pairsCompareTheirKeysAndValues() throws {
+        func item(keys: [Int]) -> JSONValue {
+            Self.changing {
+                $0["properties"] = [
+                    "stats": ["type": "array", "x-pairs": ["key": ["type": "integer", "enum": .array(keys.map { .integer($0) })], "value": ["type": "string"]]]
+                ]
+                $0["required"] = ["stats"]
+            }
+        }
+        let (old, new) = (Self.document(item: item(keys: [0, 1])), Self.document(item: item(keys: [0, 1, 2])))
+        #expect(try lines(.canonical, old, old) == [])
+        let widened = try lines(.canonical, old, new)
+        #expect(widened.count == 1 && widened[0].hasPrefix("breaking diff.enum-value-added demo GET /items response /*/stats"), "\(widened)")
+        #expect(try lines(.canonical, new, old).allSatisfy { $0.hasPrefix("compatible diff.enum-value-removed") })
+    }
+
     @Test(arguments: SpecForm.allCases)
     func identicalSpecsHaveNoChanges(_ form: SpecForm) throws {
         #expect(try lines(form, Self.document(), Self.document()) == [])

@@ -233,12 +233,11 @@ struct SchemaFacts {
         return order.map { ($0, found[$0]!) }
     }
 
-    /// `required`'s names, but those a message in `direction` leaves out (`readOnly` in a request, `writeOnly` in an
-    /// answer; the canonical form lists them in the object's `readOnly`/`writeOnly` arrays).
+    /// `required`'s names (a model's are checked with its members), but those a message in `direction` leaves out
+    /// (`readOnly` in a request, `writeOnly` in an answer).
     func required(in direction: MessageDirection) -> Set<String> {
         var names = Set(all { if case .required(let names) = $0 { names } else { nil } }.flatMap(\.value))
-        let listed = raw(direction == .request ? "readOnly" : "writeOnly")?.arrayValue ?? []
-        names.subtract(listed.compactMap(\.stringValue))
+        names.formUnion(all { if case .members(let members) = $0 { members.required } else { nil } }.flatMap(\.value))
         for property in properties
         where property.schemas.contains(where: { $0.registry.storage.isLeftOut($0.node, in: direction) }) {
             names.remove(property.name)
@@ -309,16 +308,10 @@ struct SchemaFacts {
             }
     }
 
-    /// The sub-schema the canonical form's `x-pairs` names (`key`, `value`), compiled as a schema root.
+    /// The sub-schema a model's `x-pairs` names (`key`, `value`).
     func pairs(_ member: String) -> CompiledSchema? {
-        for schema in schemas where schema.json["x-pairs"] != nil {
-            let storage = schema.registry.storage
-            let location = storage.nodes[schema.node].location
-            let tokens = storage.pointers.tokens(location.pointer) + ["x-pairs", member]
-            return schema.registry.schema(
-                inDocument: storage.documentURIs[location.document], at: JSONPointer(tokens: tokens))
-        }
-        return nil
+        all { if case .pairs(let key, let value) = $0 { member == "key" ? key : value } else { nil } }
+            .first.map { $0.schema.at($0.value) }
     }
 }
 

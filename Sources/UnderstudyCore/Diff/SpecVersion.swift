@@ -22,7 +22,7 @@ public struct SpecVersion: Sendable {
 }
 
 /// The schemas of one side of a diff, as the engine compiles them: an imported model's own, else the canonical
-/// form's (written as JSON Schema 2020-12, `$ref`s into its `definitions`), compiled once for the side.
+/// form's (read as every verdict on a Swift model reads it, ``SchemaDialect/understudy``), compiled once for the side.
 struct DiffSchemas {
     /// An endpoint of a canonical document, with its place in `endpoints`.
     struct Endpoint {
@@ -69,7 +69,7 @@ struct DiffSchemas {
 
     init(_ version: SpecVersion) {
         spec = version.spec
-        canonical = try? SchemaRegistry(dialect: .jsonSchema2020_12)
+        canonical = try? SchemaRegistry(dialect: .understudy)
             .adding(document: version.canonical, uri: Self.uri, schemaRoots: Self.roots(of: version.canonical))
     }
 
@@ -81,8 +81,8 @@ struct DiffSchemas {
             requestMediaTypes: described.map(\.requestMediaTypes))
     }
 
-    /// Every place a canonical document holds a schema: its definitions, each endpoint's bodies and parameters, the
-    /// error envelope, and the key and value of each `x-pairs`.
+    /// Every place a canonical document holds a schema: its definitions, each endpoint's bodies and parameters, and the
+    /// error envelope (the dialect compiles each `x-pairs`' key and value below them).
     private static func roots(of document: JSONValue) -> [JSONPointer] {
         var roots = (document["definitions"]?.objectValue ?? [:]).keys.sorted().map { JSONPointer(tokens: ["definitions", $0]) }
         for (index, endpoint) in (document["endpoints"]?.arrayValue ?? []).enumerated() {
@@ -96,20 +96,6 @@ struct DiffSchemas {
             }
         }
         if document["errorEnvelope"]?["schema"] != nil { roots.append(JSONPointer(tokens: ["errorEnvelope", "schema"])) }
-        func pairs(in value: JSONValue, at pointer: JSONPointer) {
-            switch value {
-            case .object(let members):
-                if members["x-pairs"] != nil {
-                    roots += ["key", "value"].map { pointer.appending("x-pairs").appending($0) }
-                }
-                for (key, member) in members { pairs(in: member, at: pointer.appending(key)) }
-            case .array(let elements):
-                for (index, element) in elements.enumerated() { pairs(in: element, at: pointer.appending(String(index))) }
-            default: break
-            }
-        }
-        pairs(in: document["definitions"] ?? [:], at: JSONPointer(tokens: ["definitions"]))
-        pairs(in: document["endpoints"] ?? [], at: JSONPointer(tokens: ["endpoints"]))
         return roots
     }
 }
