@@ -331,9 +331,7 @@ extension SchemaCompiler {
             keywords.remove(at: required)
         }
         let rules = schema[ObjectRule.extensionName]?.arrayValue?.compactMap(ObjectRule.init(json:)) ?? []
-        if !rules.isEmpty {
-            keywords.append(.model(.rules(rules)))
-        }
+        if !rules.isEmpty { keywords.append(.model(.rules(rules))) }
         if let pairs = schema["x-pairs"]?.objectValue, let key = pairs["key"], let value = pairs["value"] {
             keywords.append(.pairs(key: child(key, "x-pairs", "key"), value: child(value, "x-pairs", "value")))
         }
@@ -369,11 +367,12 @@ extension SchemaCompiler {
                 members.patterns.append((ECMAPattern(pattern), child(property, "patternProperties", pattern)))
             }
         }
-        // A model's `true` allows undeclared members without evaluating them: each stays a note.
+        // A model's members in declaration order (its findings follow it).
         if isModel, let order = schema["x-order"]?.arrayValue?.compactMap(\.stringValue) {
             let positions = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             members.properties.sort { positions[$0.name, default: .max] < positions[$1.name, default: .max] }
         }
+        // A model's `true` allows undeclared members without evaluating them: each stays a note.
         if let additional = schema["additionalProperties"], !(isModel && additional == .bool(true)) {
             members.additional = child(additional, "additionalProperties")
         }
