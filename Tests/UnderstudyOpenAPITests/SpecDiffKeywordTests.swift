@@ -154,3 +154,50 @@ struct SpecDiffKeywordTests {
         ])
     }
 }
+
+/// Response headers, which only documents declare (oasdiff's `response-header-removed`: ERR for a required header,
+/// WARN for an optional one; `response-header-became-optional` ERR).
+struct SpecDiffHeaderTests {
+    static func document(_ headers: [String: JSONValue]) throws -> SpecVersion {
+        let document: JSONValue = [
+            "openapi": "3.1.0", "info": ["title": "demo", "version": "1"],
+            "paths": [
+                "/items": [
+                    "get": [
+                        "responses": [
+                            "200": [
+                                "description": "ok", "headers": .object(headers),
+                                "content": ["application/json": ["schema": ["type": "array", "items": ["type": "string"]]]],
+                            ]
+                        ]
+                    ]
+                ]
+            ],
+        ]
+        return SpecVersion(try OpenAPIImport.spec(document.serializedBytes(), source: "demo.json", fallbackID: "demo"))
+    }
+
+    static func header(required: Bool, _ schema: JSONValue = ["type": "integer"]) -> JSONValue {
+        ["required": .bool(required), "schema": schema]
+    }
+
+    func lines(_ old: [String: JSONValue], _ new: [String: JSONValue]) throws -> [String] {
+        SpecDiff.compare(old: try Self.document(old), new: try Self.document(new)).map(\.line)
+    }
+
+    @Test func headersAreJudgedAsAnAnswer() throws {
+        let limit = ["X-Rate-Limit": Self.header(required: true)]
+        let optional = ["X-Rate-Limit": Self.header(required: false)]
+        #expect(try lines(limit, limit) == [])
+        #expect(try lines(limit, [:]) == ["breaking diff.header-removed demo GET /items 200 header X-Rate-Limit: the response header is no longer sent"])
+        #expect(try lines(optional, [:]) == ["warning diff.header-removed demo GET /items 200 header X-Rate-Limit: the response header is no longer sent"])
+        #expect(try lines([:], optional) == ["compatible diff.header-added demo GET /items 200 header X-Rate-Limit: a new response header"])
+        #expect(try lines(limit, optional) == ["breaking diff.header-optional demo GET /items 200 header X-Rate-Limit: the response header may now be absent"])
+        #expect(try lines(optional, limit) == ["compatible diff.header-required demo GET /items 200 header X-Rate-Limit: the response header is now always sent"])
+        // A header's value is read by the app: a wider one breaks it, a narrower one does not.
+        let number = ["X-Rate-Limit": Self.header(required: true, ["type": "number"])]
+        let widened = try lines(limit, number)
+        #expect(widened.count == 1 && widened[0].hasPrefix("breaking diff.type-changed demo GET /items 200 header X-Rate-Limit"), "\(widened)")
+        #expect(try lines(number, limit).allSatisfy { !$0.hasPrefix("breaking") })
+    }
+}

@@ -81,6 +81,10 @@ extension RuleID {
     public static let webhookAdded: RuleID = "diff.webhook-added"
     public static let webhookRemoved: RuleID = "diff.webhook-removed"
     public static let parameterDefaultChanged: RuleID = "diff.parameter-default-changed"
+    public static let headerRemoved: RuleID = "diff.header-removed"
+    public static let headerAdded: RuleID = "diff.header-added"
+    public static let headerOptional: RuleID = "diff.header-optional"
+    public static let headerRequired: RuleID = "diff.header-required"
 }
 
 /// Compares two versions of an API (``SpecVersion``: a canonical spec, ``APISpec/canonicalJSON``, or an imported
@@ -267,6 +271,45 @@ struct EndpointWalk {
         compareRules(old[RequestRule.extensionName]?.arrayValue ?? [], new[RequestRule.extensionName]?.arrayValue ?? [])
         compareBody(old["request"], new["request"], body: (old["body"]?.stringValue, new["body"]?.stringValue), side: .request)
         compareBody(old["response"], new["response"], body: nil, side: .response)
+        compareHeaders()
+    }
+
+    /// The headers a document declares on each response (only documents declare them): one the app may read that
+    /// goes, or may now be absent, breaks it; one added, or now always sent, does not. Their schemas are judged as
+    /// an answer's.
+    mutating func compareHeaders() {
+        guard let before = old.responseHeaders, let after = new.responseHeaders else { return }
+        for status in Set(before.keys).intersection(after.keys).sorted() {
+            let oldHeaders = Dictionary(
+                (before[status] ?? []).map { ($0.header.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let newHeaders = Dictionary(
+                (after[status] ?? []).map { ($0.header.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            for name in Set(oldHeaders.keys).union(newHeaders.keys).sorted() {
+                let place = "\(status) header \(oldHeaders[name]?.header.name ?? newHeaders[name]?.header.name ?? name)"
+                switch (oldHeaders[name], newHeaders[name]) {
+                case (let removed?, nil):
+                    add(
+                        removed.header.required ? .breaking : .warning, .headerRemoved, place,
+                        "the response header is no longer sent")
+                case (nil, _?):
+                    add(.compatible, .headerAdded, place, "a new response header")
+                case (let was?, let now?):
+                    if was.header.required && !now.header.required {
+                        add(.breaking, .headerOptional, place, "the response header may now be absent")
+                    }
+                    if !was.header.required && now.header.required {
+                        add(.compatible, .headerRequired, place, "the response header is now always sent")
+                    }
+                    let mark = changes.count
+                    compareSchema(was.schema, now.schema, side: .response, path: "")
+                    for index in changes.indices.dropFirst(mark) {
+                        let inner = changes[index].location.map { String($0.dropFirst("response ".count)) } ?? "/"
+                        changes[index].location = inner == "/" ? place : "\(place) \(inner)"
+                    }
+                case (nil, nil): break
+                }
+            }
+        }
     }
 
     /// `none` < `optional` < `required` < `role:…` (``Auth/description``).

@@ -39,6 +39,9 @@ struct DiffSchemas {
         fileprivate var response: CompiledSchema?
         /// The request body's media types, where the document is at hand (``AnyEndpoint/requestMediaTypes``).
         var requestMediaTypes: [String]?
+        /// The headers each documented status declares (`-1` for `default`), with their compiled schemas, where the
+        /// document is at hand.
+        var responseHeaders: [Int: [(header: Parameter, schema: CompiledSchema)]]?
 
         /// The request's or the answer's schema on both sides, like compared with like: the documents' own where both
         /// sides have one (two versions of a document), else the canonical forms' (a baseline against a document: the
@@ -75,10 +78,19 @@ struct DiffSchemas {
 
     func endpoint(_ endpoint: Endpoint) -> EndpointSchemas {
         let described = spec?.endpoint(endpoint.id)
+        var headers: [Int: [(header: Parameter, schema: CompiledSchema)]]?
+        if let spec, let described, !described.responses.isEmpty {
+            headers = [:]
+            for response in described.responses {
+                headers?[response.status ?? -1, default: []] += response.headers.map {
+                    ($0, spec.modelSchemas.compiled($0.schema))
+                }
+            }
+        }
         return EndpointSchemas(
             canonical: canonical, pointer: JSONPointer(tokens: ["endpoints", String(endpoint.index)]),
             request: described?.request?.documentSchema, response: described?.response?.documentSchema,
-            requestMediaTypes: described.map(\.requestMediaTypes))
+            requestMediaTypes: described.map(\.requestMediaTypes), responseHeaders: headers)
     }
 
     /// Every place a canonical document holds a schema: its definitions, each endpoint's bodies and parameters, and the
