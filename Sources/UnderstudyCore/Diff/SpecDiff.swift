@@ -274,6 +274,15 @@ struct EndpointWalk {
         compareHeaders()
     }
 
+    /// Puts the changes found since `mark` (located `request /…` or `response /…`, as a body's are) under `place`: a
+    /// parameter's or a header's value.
+    mutating func relocate(since mark: Int, dropping prefix: String, under place: String) {
+        for index in changes.indices.dropFirst(mark) {
+            let inner = changes[index].location.map { String($0.dropFirst(prefix.count)) } ?? "/"
+            changes[index].location = inner == "/" ? place : "\(place) \(inner)"
+        }
+    }
+
     /// The headers a document declares on each response (only documents declare them): one the app may read that
     /// goes, or may now be absent, breaks it; one added, or now always sent, does not. Their schemas are judged as
     /// an answer's.
@@ -302,10 +311,7 @@ struct EndpointWalk {
                     }
                     let mark = changes.count
                     compareSchema(was.schema, now.schema, side: .response, path: "")
-                    for index in changes.indices.dropFirst(mark) {
-                        let inner = changes[index].location.map { String($0.dropFirst("response ".count)) } ?? "/"
-                        changes[index].location = inner == "/" ? place : "\(place) \(inner)"
-                    }
+                    relocate(since: mark, dropping: "response ", under: place)
                 case (nil, nil): break
                 }
             }
@@ -363,10 +369,7 @@ struct EndpointWalk {
                     let mark = changes.count
                     compareSchema(
                         self.old.parameter(oldPosition), self.new.parameter(newPosition), side: .request, path: "")
-                    for index in changes.indices.dropFirst(mark) {
-                        let inner = changes[index].location.map { String($0.dropFirst("request ".count)) } ?? "/"
-                        changes[index].location = inner == "/" ? name : "\(name) \(inner)"
-                    }
+                    relocate(since: mark, dropping: "request ", under: name)
                     if changes.count == mark {
                         add(.warning, .parameterChanged, name, "the parameter's schema changed from \(describe(oldParameter["schema"])) to \(describe(newParameter["schema"]))")
                     }
