@@ -207,12 +207,14 @@ private struct DocumentImport {
         let envelopeSchema = envelope?.schema ?? errorModel.map { .ref($0) } ?? .any
         var envelopeModel = ModelReference(name: errorModel ?? envelope?.name ?? "Error", schema: envelopeSchema)
         if errorModel == nil { envelopeModel.documentSchema = envelope?.documentSchema }
-        let errorEnvelope = ErrorEnvelope(model: envelopeModel) { [definitions, envelopeModel] status, messages in
+        // One validator for every error body, so the models' schemas are compiled once, not per answer.
+        let validator = Validator(definitions: definitions)
+        let errorEnvelope = ErrorEnvelope(model: envelopeModel) { [validator, envelopeModel] status, messages in
             // The document's own error schema, with the status and the message where it has room for them.
             guard envelopeSchema != .any else {
                 return ["status": .integer(status.rawValue), "message": .string(messages.first ?? "")]
             }
-            return ErrorBody.make(envelopeModel, definitions: definitions, status: status, messages: messages)
+            return ErrorBody.make(envelopeModel, validator: validator, status: status, messages: messages)
         }
         let wire = DecoderSettings(canonical: info[OpenAPIExtension.wire] ?? info[OpenAPIExtension.legacyDecoder])
         var spec = APISpec(

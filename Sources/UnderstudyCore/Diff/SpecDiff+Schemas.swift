@@ -342,12 +342,7 @@ extension EndpointWalk {
             let label = "patternProperties \(JSONValue.string(pattern))"
             compareApplied(oldPatterns[pattern] ?? [], newPatterns[pattern] ?? [], label, at: place)
         }
-        let names = { (keyword: SchemaKeyword) -> Int? in
-            switch keyword {
-            case .propertyNames(let schema), .keys(let schema): schema
-            default: nil
-            }
-        }
+        let names = { (keyword: SchemaKeyword) -> Int? in if case .propertyNames(let schema) = keyword { schema } else { nil } }
         compareApplied(before.subschemas(names), after.subschemas(names), "propertyNames", at: place)
         let unevaluated = { (keyword: SchemaKeyword) -> Int? in
             if case .unevaluatedProperties(let schema) = keyword { schema } else { nil }

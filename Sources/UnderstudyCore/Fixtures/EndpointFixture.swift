@@ -120,13 +120,14 @@ extension APISpec {
             responses[endpoint.success.rawValue] = .null
         }
 
+        let validator = Validator(spec: self)
         for status in endpoint.errors {
             // The status's own documented schema where the document gives one (as the mock answers), else the envelope.
             let documented = endpoint.documentedResponse(for: status.rawValue)?.model
             let messages = [HTTPStatus.reason(status)]
             let generated =
                 documented.map {
-                    ErrorBody.make($0, definitions: definitions, settings: wire, status: status, messages: messages)
+                    ErrorBody.make($0, validator: validator, settings: wire, status: status, messages: messages)
                 } ?? errorEnvelope.make(status, messages)
             switch exampleUse(endpoint.examples.responses[status.rawValue], model: documented ?? errorEnvelope.model) {
             case .verbatim(let example): responses[status.rawValue] = example

@@ -2,7 +2,7 @@
 /// the schema, with the members that carry a status or a message given the real ones.
 ///
 /// ```swift
-/// ErrorBody.make(errorModel, definitions: spec.definitions, status: .notFound, messages: ["no pet 7"])
+/// ErrorBody.make(errorModel, validator: Validator(spec: spec), status: .notFound, messages: ["no pet 7"])
 /// // {"code": 404, "message": "no pet 7"}
 /// ```
 package enum ErrorBody {
@@ -18,18 +18,20 @@ package enum ErrorBody {
     /// A body that validates against the model's schema (the document's own, where it has one): generated with a
     /// seed taken from the status, then the status and the messages put where the schema has room for them (only
     /// where the result still validates).
+    /// - Parameter validator: the spec's, whose compiled schemas every call shares (``Validator/init(spec:direction:)``).
     package static func make(
-        _ model: ModelReference, definitions: SchemaDefinitions, settings: DecoderSettings = .plain,
-        status: HTTPStatus, messages: [String]
+        _ model: ModelReference, validator: Validator, settings: DecoderSettings = .plain, status: HTTPStatus,
+        messages: [String]
     ) -> JSONValue {
         let schema = model.schema
+        let definitions = validator.definitions
         var generator = FixtureGenerator(seed: UInt64(status.rawValue), definitions: definitions, settings: settings)
         let generated = generator.value(for: model)
         func isValid(_ body: JSONValue) -> Bool {
             if let documentSchema = model.documentSchema {
                 return SchemaValidator(.init(direction: .response)).isValid(body, against: documentSchema)
             }
-            return Validator(definitions: definitions).isValid(body, against: schema)
+            return validator.isValid(body, against: schema)
         }
         let message = messages.isEmpty ? HTTPStatus.reason(status) : messages.joined(separator: "; ")
         let resolved = schema.resolved(in: definitions)

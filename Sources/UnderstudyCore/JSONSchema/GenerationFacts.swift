@@ -147,8 +147,6 @@ struct GenerationFacts {
                 case .dependentSchemas:
                     // Judged by the validator: the object built rarely carries the property that triggers one.
                     break
-                case .keys(let schema):
-                    propertyNames.append(schema)
                 case .pairs:
                     hinted.insert(.array)
                 case .model:

@@ -380,8 +380,7 @@ extension SchemaCompiler {
             keywords.append(.members(members))
         }
         if is2020, let names = schema["propertyNames"] {
-            let names = child(names, "propertyNames")
-            keywords.append(isModel ? .keys(names) : .propertyNames(names))
+            keywords.append(.propertyNames(child(names, "propertyNames")))
         }
         if is2020, let dependencies = schema["dependentSchemas"]?.objectValue {
             let schemas = dependencies.keys.sorted().compactMap { property in

@@ -40,8 +40,6 @@ extension SchemaEvaluation {
         case .pairs(let keySchema, let valueSchema):
             guard case .array(let elements) = value else { return true }
             return applyPairs(keySchema, valueSchema, id, elements, &local, collecting)
-        case .keys(let keys):
-            return applyKeys(keys, id, value)
         default:
             return checkAssertion(keyword, id, value)
         }
@@ -100,26 +98,34 @@ extension SchemaEvaluation {
         return valid
     }
 
+    /// Each member's name against `propertyNames`; a model's are its dictionary's keys, each one the decoder reads as
+    /// the key type (`[UUID: T]`, `[Int: T]`).
     mutating func applyPropertyNames(
         _ names: Int, _ id: Int, _ value: JSONValue, _ local: inout Annotations, _ collecting: Bool
     ) -> Bool {
         guard case .object(let members) = value else { return true }
-        var valid = true
-        for key in members.keys.sorted() {
+        // Probed in any order, the refused ones reported in order: a million keys are not sorted to find none.
+        var refused: [String] = []
+        for key in members.keys {
             let mark = hold()
             var ignored = Annotations()
             let matched = probe(names, .string(key), &ignored, collect: false)
             release(mark, keep: false)
-            guard !matched else { continue }
-            valid = false
-            let expected = described(names)
-            report(
-                .invalidPropertyName, id, "propertyNames",
-                "property name \(Render.quoted(key)) is not allowed here (expected \(expected))",
-                expected: expected, found: Render.quoted(key), at: .entry(key))
-            if mode == .probe { return false }
+            if !matched { refused.append(key) }
         }
-        return valid
+        guard !refused.isEmpty else { return true }
+        if mode == .probe { return false }
+        let expected = described(names)
+        let model = storage.nodes[id].isModel
+        for key in refused.sorted() {
+            report(
+                model ? .invalidKey : .invalidPropertyName, id, "propertyNames",
+                model
+                    ? "key \(Render.quoted(key)) is not a valid \(expected)"
+                    : "property name \(Render.quoted(key)) is not allowed here (expected \(expected))",
+                expected: expected, found: Render.quoted(key), at: .entry(key))
+        }
+        return false
     }
 
     /// A member or element against one subschema: the `false` schema refuses it with a finding of its own (`rule`,
@@ -554,29 +560,6 @@ extension SchemaEvaluation {
         }
         if collecting { local.allItems = true }
         return valid
-    }
-
-    /// A dictionary's keys, each one the decoder reads as the key type (`[UUID: T]`, `[Int: T]`).
-    mutating func applyKeys(_ keys: Int, _ id: Int, _ value: JSONValue) -> Bool {
-        guard case .object(let members) = value else { return true }
-        // Probed in any order, the refused ones reported in order: a million keys are not sorted to find none.
-        var refused: [String] = []
-        for key in members.keys {
-            let mark = hold()
-            var ignored = Annotations()
-            let matched = probe(keys, .string(key), &ignored, collect: false)
-            release(mark, keep: false)
-            if !matched { refused.append(key) }
-        }
-        guard !refused.isEmpty else { return true }
-        if mode == .probe { return false }
-        let expected = described(keys)
-        for key in refused.sorted() {
-            report(
-                .invalidKey, id, "propertyNames", "key \(Render.quoted(key)) is not a valid \(expected)",
-                expected: expected, found: Render.quoted(key), at: .entry(key))
-        }
-        return false
     }
 
     mutating func checkModel(_ assertion: ModelAssertion, _ id: Int, _ value: JSONValue) -> Bool {

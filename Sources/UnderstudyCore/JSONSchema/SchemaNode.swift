@@ -120,8 +120,6 @@ enum SchemaKeyword: Sendable {
     case model(ModelAssertion)
     /// `x-pairs`: an array alternating keys (`key`) and values (`value`).
     case pairs(key: Int, value: Int)
-    /// `propertyNames` of a model's dictionary: each key must be one the decoder reads as the key type.
-    case keys(Int)
 
     /// The evaluation order: type first (most findings are wrong types), cheap checks before applicators, and
     /// the `unevaluated*` keywords after everything whose annotations they read.
@@ -134,9 +132,9 @@ enum SchemaKeyword: Sendable {
             .minProperties, .maxProperties, .required, .dependentRequired, .model:
             2
         case .reference, .dynamicReference: 3
-        // A dictionary's keys before its values, as the decoder reads them.
-        case .allOf, .anyOf, .oneOf, .not, .conditional, .dependentSchemas, .keys: 4
-        case .members, .propertyNames, .items, .contains, .pairs: 5
+        // Names before the members' values, as a decoder reads a dictionary's keys.
+        case .allOf, .anyOf, .oneOf, .not, .conditional, .dependentSchemas, .propertyNames: 4
+        case .members, .items, .contains, .pairs: 5
         case .unevaluatedItems, .unevaluatedProperties: 9
         }
     }

@@ -32,7 +32,7 @@ extension FixtureMock {
         let spec = specs[0]
         let body = endpoint.documentedResponse(for: status.rawValue)?.model.map {
             ErrorBody.make(
-                $0, definitions: spec.definitions, settings: spec.wire, status: status, messages: [message])
+                $0, validator: Validator(spec: spec), settings: spec.wire, status: status, messages: [message])
         }
         // The challenges of the HTTP schemes asked for (RFC 9110 §11.6.1); an API key has none.
         let schemes = alternatives.joined()

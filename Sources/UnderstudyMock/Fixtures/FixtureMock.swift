@@ -194,7 +194,7 @@ package struct FixtureMock: ReadsFixtures {
             error.body
             ?? documented.model.map {
                 ErrorBody.make(
-                    $0, definitions: spec.definitions, settings: spec.wire, status: error.status,
+                    $0, validator: Validator(spec: spec), settings: spec.wire, status: error.status,
                     messages: error.messages)
             } ?? spec.errorEnvelope.make(error.status, error.messages)
         return MockResponse(status: error.status.rawValue, headers: headers, body: body.serializedBytes())
@@ -243,7 +243,7 @@ package struct FixtureMock: ReadsFixtures {
             return .json(
                 imported
                     ? ErrorBody.make(
-                        model, definitions: spec.definitions, settings: spec.wire,
+                        model, validator: Validator(spec: spec), settings: spec.wire,
                         status: HTTPStatus(rawValue: status), messages: [message])
                     : spec.errorEnvelope.make(HTTPStatus(rawValue: status), [message]))
         }
