@@ -226,7 +226,7 @@ private struct DocumentImport {
                 ?? .sometimesAbsent,
             definitions: definitions)
         spec.basePath = basePath()
-        spec.webhooks = (document["webhooks"]?.objectValue ?? [:]).keys.sorted()
+        spec.webhooks = calls(document["webhooks"], at: JSONPointer(tokens: ["webhooks"]), named: nil)
         // A document's 404 says an operation may answer it, not that an unknown id does: `check` expects it of an
         // unknown id with a warning. Understudy's own exports say what they mean.
         guard info[OpenAPIExtension.api] == nil else {
@@ -262,8 +262,27 @@ private struct DocumentImport {
 
     /// The endpoint, and the model of its first error response (the API's error envelope).
     /// - Parameter place: where the operation is in the document.
+    /// The calls a map of path items describes: `webhooks` (each named by its key), or one callback's runtime
+    /// expressions (each named `name`). The API makes them, so they have no path parameters and no callbacks of
+    /// their own.
+    private func calls(_ items: JSONValue?, at place: JSONPointer, named name: String?) -> [OutgoingCall] {
+        var calls: [OutgoingCall] = []
+        for (key, raw) in items?.objectValue ?? [:] {
+            let (item, itemPlace) = located(raw, at: place.appending(key))
+            for method in HTTPMethod.allCases {
+                guard let operation = item[method.rawValue.lowercased()] else { continue }
+                let (endpoint, _) = self.endpoint(
+                    method, key, operation, shared: item["parameters"]?.arrayValue ?? [],
+                    at: itemPlace.appending(method.rawValue.lowercased()), outgoing: true)
+                calls.append(OutgoingCall(name: name ?? key, operation: endpoint))
+            }
+        }
+        return calls.sorted { $0.id < $1.id }
+    }
+
     private func endpoint(
-        _ method: HTTPMethod, _ path: String, _ operation: JSONValue, shared: [JSONValue], at place: JSONPointer
+        _ method: HTTPMethod, _ path: String, _ operation: JSONValue, shared: [JSONValue], at place: JSONPointer,
+        outgoing: Bool = false
     ) -> (AnyEndpoint, ModelReference?) {
         let operationID = operation["operationId"]?.stringValue ?? "\(method.rawValue) \(path)"
         var parameters: [Parameter] = []
@@ -275,7 +294,9 @@ private struct DocumentImport {
         }
         // A path parameter the document forgot to describe is still a required string.
         let declared = Set(parameters.filter { $0.location == .path }.map(\.name))
-        parameters += PathTemplate(path).parameterNames.filter { !declared.contains($0) }.map { Parameter.path($0) }
+        if !outgoing {
+            parameters += PathTemplate(path).parameterNames.filter { !declared.contains($0) }.map { Parameter.path($0) }
+        }
 
         var request: ModelReference?
         var body = BodyRequirement.none
@@ -341,6 +362,13 @@ private struct DocumentImport {
         endpoint.links = links(operation)
         endpoint.requestMediaTypes = (operation["requestBody"].map(resolve)?["content"]?.objectValue ?? [:]).keys
             .sorted()
+        if !outgoing {
+            for (name, raw) in operation["callbacks"]?.objectValue ?? [:] {
+                let (callback, callbackPlace) = located(raw, at: place.appending("callbacks").appending(name))
+                endpoint.callbacks += calls(callback, at: callbackPlace, named: name)
+            }
+            endpoint.callbacks.sort { $0.id < $1.id }
+        }
         return (endpoint, envelope)
     }
 
@@ -650,14 +678,28 @@ private struct DocumentImport {
             content(["components", "requestBodies", name, "content"])
         }
         responses(["components", "responses"])
-        for (path, item) in document["paths"]?.objectValue ?? [:] {
-            parameters(["paths", path, "parameters"])
-            for method in HTTPMethod.allCases.map({ $0.rawValue.lowercased() }) where item[method] != nil {
-                parameters(["paths", path, method, "parameters"])
-                content(["paths", path, method, "requestBody", "content"])
-                responses(["paths", path, method, "responses"])
+        // The path items of the API's operations, of its webhooks and of the callbacks of both, where they are
+        // written or referred to.
+        func items(_ tokens: [String], callbacks: Bool) {
+            for key in (document[pointer: JSONPointer(tokens: tokens)]?.objectValue ?? [:]).keys {
+                let item = tokens + [key]
+                parameters(item + ["parameters"])
+                for method in HTTPMethod.allCases.map({ $0.rawValue.lowercased() })
+                where document[pointer: JSONPointer(tokens: item + [method])] != nil {
+                    parameters(item + [method, "parameters"])
+                    content(item + [method, "requestBody", "content"])
+                    responses(item + [method, "responses"])
+                    guard callbacks else { continue }
+                    for name in (document[pointer: JSONPointer(tokens: item + [method, "callbacks"])]?.objectValue ?? [:]).keys {
+                        items(item + [method, "callbacks", name], callbacks: false)
+                    }
+                }
             }
         }
+        items(["paths"], callbacks: true)
+        items(["webhooks"], callbacks: true)
+        items(["components", "pathItems"], callbacks: true)
+        for name in (components?["callbacks"]?.objectValue ?? [:]).keys { items(["components", "callbacks", name], callbacks: false) }
         return pointers
     }
 

@@ -155,6 +155,86 @@ struct SpecDiffKeywordTests {
     }
 }
 
+/// Webhooks and callbacks: the API sends their requests and reads their answers, so each change is judged with the
+/// roles turned round (a subscriber's handler reads the request as an app reads an answer).
+struct SpecDiffCallTests {
+    static func document(
+        event: JSONValue, eventRequired: [JSONValue] = ["id"], reply: JSONValue = ["type": "object"],
+        callbacks: [String] = ["onEvent"]
+    ) -> JSONValue {
+        let payload: JSONValue = ["type": "object", "properties": event, "required": .array(eventRequired)]
+        let call: JSONValue = [
+            "post": [
+                "requestBody": ["content": ["application/json": ["schema": payload]]],
+                "responses": ["200": ["description": "ok", "content": ["application/json": ["schema": reply]]]],
+            ]
+        ]
+        return [
+            "openapi": "3.1.0", "info": ["title": "demo", "version": "1"],
+            "paths": [
+                "/subscriptions": [
+                    "post": [
+                        "responses": ["201": ["description": "subscribed"]],
+                        "callbacks": .object(Dictionary(uniqueKeysWithValues: callbacks.map {
+                            ($0, ["{$request.body#/callbackUrl}": call])
+                        })),
+                    ]
+                ]
+            ],
+            "webhooks": ["newPet": call],
+        ]
+    }
+
+    static func lines(_ old: JSONValue, _ new: JSONValue) throws -> [String] {
+        SpecDiff.compare(
+            old: SpecVersion(try OpenAPIImport.spec(old.serializedBytes(), source: "v1.json")),
+            new: SpecVersion(try OpenAPIImport.spec(new.serializedBytes(), source: "v2.json"))
+        ).map(\.line)
+    }
+
+    @Test func requestsAreReadByTheSubscriber() throws {
+        let id: JSONValue = ["type": "string"]
+        let kind: JSONValue = ["type": "string", "enum": ["created"]]
+        let before = Self.document(event: ["id": id, "kind": kind])
+        // A member that may now be absent breaks a handler's decoding; a new member does not; a new enum value does.
+        let after = Self.document(
+            event: ["id": id, "kind": ["type": "string", "enum": ["created", "deleted"]], "name": ["type": "string"]],
+            eventRequired: ["name"])
+        let expected = [
+            "breaking diff.enum-value-added demo POST /subscriptions callback onEvent POST {$request.body#/callbackUrl} request /kind: new enum value \"deleted\"; the app's enum cannot decode it",
+            "breaking diff.property-optional demo POST /subscriptions callback onEvent POST {$request.body#/callbackUrl} request /id: the property may now be absent, which the app's non-optional property cannot decode",
+            "breaking diff.enum-value-added demo webhook newPet POST request /kind: new enum value \"deleted\"; the app's enum cannot decode it",
+            "breaking diff.property-optional demo webhook newPet POST request /id: the property may now be absent, which the app's non-optional property cannot decode",
+            "compatible diff.property-added demo POST /subscriptions callback onEvent POST {$request.body#/callbackUrl} request /name: a new property the app ignores",
+            "compatible diff.property-added demo webhook newPet POST request /name: a new property the app ignores",
+        ]
+        #expect(try Self.lines(before, after).sorted() == expected.sorted())
+        // Back again: what the handler reads is now always there, or one value fewer: nothing breaks it.
+        #expect(try Self.lines(after, before).allSatisfy { !$0.hasPrefix("breaking") || $0.contains("/name") })
+    }
+
+    @Test func answersAreWrittenByTheSubscriber() throws {
+        let event: JSONValue = ["id": ["type": "string"]]
+        let before = Self.document(event: event, reply: ["type": "object", "properties": ["ok": ["type": "boolean"]]])
+        let after = Self.document(
+            event: event,
+            reply: ["type": "object", "properties": ["ok": ["type": "boolean"]], "required": ["ok"]])
+        // The API now requires a member of the answer its subscriber's handler may leave out.
+        #expect(try Self.lines(before, after) == [
+            "breaking diff.property-required demo webhook newPet POST response /ok: the property became required, and the app may omit it",
+            "breaking diff.property-required demo POST /subscriptions callback onEvent POST {$request.body#/callbackUrl} response /ok: the property became required, and the app may omit it",
+        ])
+    }
+
+    @Test func callbacksRemovedAndAdded() throws {
+        let event: JSONValue = ["id": ["type": "string"]]
+        #expect(try Self.lines(Self.document(event: event), Self.document(event: event, callbacks: ["onDone"])) == [
+            "breaking diff.callback-removed demo POST /subscriptions callback onEvent POST {$request.body#/callbackUrl}: the API no longer makes the call; a subscriber's handler waits for it in vain",
+            "compatible diff.callback-added demo POST /subscriptions callback onDone POST {$request.body#/callbackUrl}: a new call the API makes",
+        ])
+    }
+}
+
 /// Response headers, which only documents declare (oasdiff's `response-header-removed`: ERR for a required header,
 /// WARN for an optional one; `response-header-became-optional` ERR).
 struct SpecDiffHeaderTests {

@@ -80,6 +80,8 @@ extension RuleID {
     public static let alternativeRemoved: RuleID = "diff.alternative-removed"
     public static let webhookAdded: RuleID = "diff.webhook-added"
     public static let webhookRemoved: RuleID = "diff.webhook-removed"
+    public static let callbackAdded: RuleID = "diff.callback-added"
+    public static let callbackRemoved: RuleID = "diff.callback-removed"
     public static let parameterDefaultChanged: RuleID = "diff.parameter-default-changed"
     public static let headerRemoved: RuleID = "diff.header-removed"
     public static let headerAdded: RuleID = "diff.header-added"
@@ -151,12 +153,21 @@ public enum SpecDiff {
             endpoint.json = renaming(endpoint.json, Dictionary(uniqueKeysWithValues: names))
             oldEndpoints[renamed] = endpoint
         }
-        let webhooks = { (version: SpecVersion) in Set((version.canonical["webhooks"]?.arrayValue ?? []).compactMap(\.stringValue)) }
-        for name in webhooks(old).subtracting(webhooks(new)).sorted() {
-            changes.append(SpecChange(.breaking, .webhookRemoved, api: api, location: "webhook \(name)", message: "the webhook is no longer called; a subscriber's handler waits for it in vain"))
-        }
-        for name in webhooks(new).subtracting(webhooks(old)).sorted() {
-            changes.append(SpecChange(.compatible, .webhookAdded, api: api, location: "webhook \(name)", message: "a new webhook"))
+        let webhooks = (old: Self.webhooks(old.canonical), new: Self.webhooks(new.canonical))
+        for name in Set(webhooks.old.keys).union(webhooks.new.keys).sorted() {
+            switch (webhooks.old[name], webhooks.new[name]) {
+            case (_?, nil):
+                changes.append(SpecChange(.breaking, .webhookRemoved, api: api, location: "webhook \(name)", message: "the webhook is no longer called; a subscriber's handler waits for it in vain"))
+            case (nil, _?):
+                changes.append(SpecChange(.compatible, .webhookAdded, api: api, location: "webhook \(name)", message: "a new webhook"))
+            case (let before?, let after?):
+                // A baseline of the older format names its webhooks only: their operations are not compared.
+                guard !before.isEmpty, !after.isEmpty else { continue }
+                changes += compareCalls(
+                    before, after, in: (schemas.old.webhook, schemas.new.webhook), api: api, endpoint: nil,
+                    memo: memo, kind: "webhook")
+            case (nil, nil): break
+            }
         }
         for id in Set(oldEndpoints.keys).union(newEndpoints.keys).sorted() {
             switch (oldEndpoints[id], newEndpoints[id]) {
@@ -211,9 +222,72 @@ public enum SpecDiff {
     private static func endpoints(_ document: JSONValue) -> [String: DiffSchemas.Endpoint] {
         var result: [String: DiffSchemas.Endpoint] = [:]
         for (index, endpoint) in (document["endpoints"]?.arrayValue ?? []).enumerated() {
-            if let id = endpoint["id"]?.stringValue { result[id] = DiffSchemas.Endpoint(id: id, index: index, json: endpoint) }
+            if let id = endpoint["id"]?.stringValue {
+                result[id] = DiffSchemas.Endpoint(
+                    id: id, pointer: JSONPointer(tokens: ["endpoints", String(index)]), json: endpoint)
+            }
         }
         return result
+    }
+
+    /// The webhooks of a canonical document by name, each with its operations by ``OutgoingCall/id``; a baseline
+    /// of the older format, which lists their names only, gives none.
+    private static func webhooks(_ document: JSONValue) -> [String: [String: DiffSchemas.Endpoint]] {
+        let entries = document["webhooks"]?.arrayValue ?? []
+        var result: [String: [String: DiffSchemas.Endpoint]] = [:]
+        for name in entries.compactMap(\.stringValue) { result[name] = [:] }
+        for (id, call) in calls(entries, in: JSONPointer(tokens: ["webhooks"])) {
+            result[call.json["name"]?.stringValue ?? "", default: [:]][id] = call
+        }
+        return result
+    }
+
+    /// The calls of a canonical `webhooks` or `callbacks` list (at `list`) by ``OutgoingCall/id``.
+    static func calls(_ entries: [JSONValue], in list: JSONPointer) -> [String: DiffSchemas.Endpoint] {
+        var result: [String: DiffSchemas.Endpoint] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard let name = entry["name"]?.stringValue, let id = entry["id"]?.stringValue else { continue }
+            result["\(name) \(id)"] = DiffSchemas.Endpoint(
+                id: "\(name) \(id)", pointer: list.appending(String(index)), json: entry)
+        }
+        return result
+    }
+
+    /// The calls the API makes (a webhook's operations, an operation's callbacks) compared: one that goes leaves its
+    /// subscriber's handler waiting, one added is new; each kept is compared with the roles turned round, the
+    /// request as an answer the subscriber reads and the answer as a request it writes. Every change is located
+    /// under `webhook newPet POST` or `callback onEvent POST {$request.body#/url}`.
+    static func compareCalls(
+        _ old: [String: DiffSchemas.Endpoint], _ new: [String: DiffSchemas.Endpoint],
+        in schemas: (old: (DiffSchemas.Endpoint) -> DiffSchemas.EndpointSchemas,
+            new: (DiffSchemas.Endpoint) -> DiffSchemas.EndpointSchemas),
+        api: String, endpoint: String?, memo: SchemaMemo, kind: String
+    ) -> [SpecChange] {
+        var changes: [SpecChange] = []
+        for id in Set(old.keys).union(new.keys).sorted() {
+            let entry = old[id]?.json ?? new[id]?.json ?? [:]
+            let (name, path) = (entry["name"]?.stringValue ?? "", entry["path"]?.stringValue ?? "")
+            let call = "\(kind) \(name) \(entry["method"]?.stringValue ?? "")"
+            let place = path == name ? call : "\(call) \(path)"
+            switch (old[id], new[id]) {
+            case (_?, nil):
+                changes.append(SpecChange(.breaking, kind == "webhook" ? .webhookRemoved : .callbackRemoved, api: api, endpoint: endpoint, location: place, message: "the API no longer makes the call; a subscriber's handler waits for it in vain"))
+            case (nil, _?):
+                changes.append(SpecChange(.compatible, kind == "webhook" ? .webhookAdded : .callbackAdded, api: api, endpoint: endpoint, location: place, message: "a new call the API makes"))
+            case (let before?, let after?):
+                var walk = EndpointWalk(
+                    api: api, endpoint: endpoint, old: schemas.old(before), new: schemas.new(after), memo: memo,
+                    reversed: true)
+                walk.compare(before.json, after.json)
+                changes += walk.changes.map { change in
+                    var change = change
+                    change.location = change.location.map { "\(place) \($0)" } ?? place
+                    return change
+                }
+            case (nil, nil): break
+            }
+        }
+        return changes
     }
 }
 
@@ -221,23 +295,28 @@ struct EndpointWalk {
     typealias Side = MessageDirection
 
     let api: String
-    let endpoint: String
+    /// The endpoint compared, or the one whose callback is; `nil` for a webhook.
+    let endpoint: String?
     /// Where each side's schemas of the endpoint are compiled.
     let old: DiffSchemas.EndpointSchemas
     let new: DiffSchemas.EndpointSchemas
     var changes: [SpecChange] = []
     /// The definition pairs compared so far, shared by the API's endpoints.
     let memo: SchemaMemo
+    /// Whether the operation is a call the API makes (``OutgoingCall``): the app's side reads its request and
+    /// writes its answer.
+    let reversed: Bool
 
     init(
-        api: String, endpoint: String, old: DiffSchemas.EndpointSchemas, new: DiffSchemas.EndpointSchemas,
-        memo: SchemaMemo
+        api: String, endpoint: String?, old: DiffSchemas.EndpointSchemas, new: DiffSchemas.EndpointSchemas,
+        memo: SchemaMemo, reversed: Bool = false
     ) {
         self.api = api
         self.endpoint = endpoint
         self.old = old
         self.new = new
         self.memo = memo
+        self.reversed = reversed
     }
 
     mutating func add(_ impact: SpecChange.Impact, _ rule: RuleID, _ location: String?, _ message: String) {
@@ -248,7 +327,7 @@ struct EndpointWalk {
         if old["success"] != new["success"] {
             add(.breaking, .successStatusChanged, "status", "the success status changed from \(old["success"] ?? .null) to \(new["success"] ?? .null)")
         }
-        if old["auth"] != new["auth"] {
+        if old["auth"] != new["auth"], !reversed {
             let from = old["auth"]?.stringValue ?? "?"
             let to = new["auth"]?.stringValue ?? "?"
             // A credential no longer needed is compatible: the app's requests still carry theirs. One needed now (or
@@ -268,10 +347,20 @@ struct EndpointWalk {
             add(.warning, .errorStatusRemoved, "status", "error status \(status) is no longer documented")
         }
         compareParameters(old["parameters"]?.arrayValue ?? [], new["parameters"]?.arrayValue ?? [])
+        if reversed {
+            // The subscriber reads what the API sends and answers what the API reads.
+            compareBody(old["request"], new["request"], body: nil, part: .request, side: .response)
+            compareBody(old["response"], new["response"], body: nil, part: .response, side: .request)
+            return
+        }
         compareRules(old[RequestRule.extensionName]?.arrayValue ?? [], new[RequestRule.extensionName]?.arrayValue ?? [])
-        compareBody(old["request"], new["request"], body: (old["body"]?.stringValue, new["body"]?.stringValue), side: .request)
-        compareBody(old["response"], new["response"], body: nil, side: .response)
+        compareBody(old["request"], new["request"], body: (old["body"]?.stringValue, new["body"]?.stringValue), part: .request, side: .request)
+        compareBody(old["response"], new["response"], body: nil, part: .response, side: .response)
         compareHeaders()
+        changes += SpecDiff.compareCalls(
+            SpecDiff.calls(old["callbacks"]?.arrayValue ?? [], in: self.old.pointer.appending("callbacks")),
+            SpecDiff.calls(new["callbacks"]?.arrayValue ?? [], in: self.new.pointer.appending("callbacks")),
+            in: (self.old.callback, self.new.callback), api: api, endpoint: endpoint, memo: memo, kind: "callback")
     }
 
     /// Puts the changes found since `mark` (located `request /…` or `response /…`, as a body's are) under `place`: a
@@ -337,6 +426,10 @@ struct EndpointWalk {
         let after = Dictionary(new.enumerated().map { (key($1), ($0, $1)) }, uniquingKeysWith: { first, _ in first })
         for name in Set(before.keys).union(after.keys).sorted() {
             switch (before[name], after[name]) {
+            case (let (_, removed)?, nil) where reversed:
+                add(removed["required"] == .bool(true) ? .breaking : .warning, .parameterRemoved, name, "the API no longer sends the parameter")
+            case (nil, _?) where reversed:
+                add(.compatible, .parameterAdded, name, "the API sends a new parameter")
             case (let (_, removed)?, nil):
                 if removed["deprecated"] == .bool(true) {
                     add(.warning, .parameterRemoved, name, "the deprecated parameter was removed")
@@ -352,9 +445,14 @@ struct EndpointWalk {
             case (let (oldPosition, oldParameter)?, let (newPosition, newParameter)?):
                 let wasRequired = oldParameter["required"] == .bool(true)
                 let isRequired = newParameter["required"] == .bool(true)
-                if !wasRequired && isRequired { add(.breaking, .parameterRequired, name, "the parameter became required") }
-                if wasRequired && !isRequired { add(.compatible, .parameterOptional, name, "the parameter became optional") }
-                switch (oldParameter["default"], newParameter["default"]) {
+                // A parameter the API sends is read by the subscriber: one that may now be absent breaks its reading.
+                if !wasRequired && isRequired {
+                    add(reversed ? .compatible : .breaking, .parameterRequired, name, reversed ? "the API now always sends the parameter" : "the parameter became required")
+                }
+                if wasRequired && !isRequired {
+                    add(reversed ? .breaking : .compatible, .parameterOptional, name, reversed ? "the parameter may now be absent" : "the parameter became optional")
+                }
+                switch reversed ? (nil, nil) : (oldParameter["default"], newParameter["default"]) {
                 case (let from?, let to?) where from != to:
                     add(.breaking, .parameterDefaultChanged, name, "the default changed from \(from) to \(to): a request that leaves the parameter out now asks for something else")
                 case (let from?, nil):
@@ -367,9 +465,10 @@ struct EndpointWalk {
                     // A parameter is a value the app sends: its schema's changes are judged as a request's are (an
                     // enum value added or a bound widened is compatible, a type changed or a bound narrowed breaks).
                     let mark = changes.count
+                    let side: MessageDirection = reversed ? .response : .request
                     compareSchema(
-                        self.old.parameter(oldPosition), self.new.parameter(newPosition), side: .request, path: "")
-                    relocate(since: mark, dropping: "request ", under: name)
+                        self.old.parameter(oldPosition), self.new.parameter(newPosition), side: side, path: "")
+                    relocate(since: mark, dropping: side == .request ? "request " : "response ", under: name)
                     if changes.count == mark {
                         add(.warning, .parameterChanged, name, "the parameter's schema changed from \(describe(oldParameter["schema"])) to \(describe(newParameter["schema"]))")
                     }
@@ -390,20 +489,25 @@ struct EndpointWalk {
         }
     }
 
-    mutating func compareBody(_ old: JSONValue?, _ new: JSONValue?, body: (String?, String?)?, side: Side) {
-        let label = side == .request ? "request" : "response"
+    /// Compares a request or an answer (`part`), judged as `side`: the side whose reader is the app's old client
+    /// (an endpoint's answer, a callback's request) or whose writer is (an endpoint's request, a callback's answer).
+    mutating func compareBody(
+        _ old: JSONValue?, _ new: JSONValue?, body: (String?, String?)?, part: MessageDirection, side: Side
+    ) {
+        let label = part == .request ? "request" : "response"
+        let rule: RuleID = part == .request ? .requestBodyChanged : .responseBodyChanged
         // A client sends one of the media types it was given: one no longer accepted gets it a 415, whatever else
         // is; a body in another media type is no body added or removed.
         var typed = false
-        if side == .request, let before = self.old.requestMediaTypes, let after = self.new.requestMediaTypes,
-            !before.isEmpty, !after.isEmpty
+        if part == .request, side == .request, let before = self.old.requestMediaTypes,
+            let after = self.new.requestMediaTypes, !before.isEmpty, !after.isEmpty
         {
             typed = true
             for type in before where !after.contains(type) {
-                add(.breaking, .requestBodyChanged, label, "media type \(type) is no longer accepted; a client that sends it gets 415")
+                add(.breaking, rule, label, "media type \(type) is no longer accepted; a client that sends it gets 415")
             }
             for type in after where !before.contains(type) {
-                add(.compatible, .requestBodyChanged, label, "media type \(type) is accepted too")
+                add(.compatible, rule, label, "media type \(type) is accepted too")
             }
         }
         switch (old?["schema"], new?["schema"]) {
@@ -411,19 +515,24 @@ struct EndpointWalk {
         case (nil, _?) where typed, (_?, nil) where typed: break
         case (nil, _?):
             if side == .request, body?.1 == "required" {
-                add(.breaking, .requestBodyChanged, label, "a request body is now required (\(new?["model"]?.stringValue ?? "?"))")
+                add(.breaking, rule, label, "a request body is now required (\(new?["model"]?.stringValue ?? "?"))")
             } else {
-                add(side == .request ? .compatible : .breaking, side == .request ? .requestBodyChanged : .responseBodyChanged, label, "a \(label) body was added")
+                add(side == .request ? .compatible : .breaking, rule, label, "a \(label) body was added")
             }
         case (_?, nil):
             // The app still sends its body: what it says is no longer read (oasdiff: request-body-removed, ERR).
-            add(.breaking, side == .request ? .requestBodyChanged : .responseBodyChanged, label, side == .request ? "the request body was removed: what the app sends is no longer read" : "the response body was removed")
+            add(.breaking, rule, label, side == .request ? "the \(label) body was removed: what the app sends is no longer read" : "the \(label) body was removed")
         case (_?, _?):
             if side == .request, body?.0 == "optional", body?.1 == "required" {
-                add(.breaking, .requestBodyChanged, label, "the request body became required")
+                add(.breaking, rule, label, "the request body became required")
             }
-            let (before, after) = DiffSchemas.EndpointSchemas.bodies(self.old, self.new, side)
+            let (before, after) = DiffSchemas.EndpointSchemas.bodies(self.old, self.new, part)
+            let mark = changes.count
             compareSchema(before, after, side: side, path: "")
+            // Located in the part they are in: `request /data` of a callback, judged as an answer.
+            for index in changes.indices.dropFirst(mark) where part != side {
+                changes[index].location = changes[index].location.map { label + $0.drop { $0 != " " } }
+            }
         }
     }
 

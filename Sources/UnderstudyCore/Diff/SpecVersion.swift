@@ -24,24 +24,36 @@ public struct SpecVersion: Sendable {
 /// The schemas of one side of a diff, as the engine compiles them: an imported model's own, else the canonical
 /// form's (read as every verdict on a Swift model reads it, ``SchemaDialect/understudy``), compiled once for the side.
 struct DiffSchemas {
-    /// An endpoint of a canonical document, with its place in `endpoints`.
+    /// An operation of a canonical document (an endpoint, a webhook's, a callback's), with its place in it.
     struct Endpoint {
         var id: String
-        var index: Int
+        var pointer: JSONPointer
         var json: JSONValue
     }
 
     /// Where one endpoint's schemas are.
     struct EndpointSchemas {
         fileprivate var canonical: SchemaRegistry?
-        fileprivate var pointer: JSONPointer
+        /// Where the operation is in the canonical document.
+        var pointer: JSONPointer
         fileprivate var request: CompiledSchema?
         fileprivate var response: CompiledSchema?
+        /// The operation as the document describes it, where the document is at hand.
+        fileprivate var described: AnyEndpoint?
+        fileprivate var spec: APISpec?
         /// The request body's media types, where the document is at hand (``AnyEndpoint/requestMediaTypes``).
         var requestMediaTypes: [String]?
         /// The headers each documented status declares (`-1` for `default`), with their compiled schemas, where the
         /// document is at hand.
         var responseHeaders: [Int: [(header: Parameter, schema: CompiledSchema)]]?
+
+        /// The schemas of the endpoint's callback `call` (``OutgoingCall/id``), which the canonical form holds
+        /// below it.
+        func callback(_ call: Endpoint) -> EndpointSchemas {
+            DiffSchemas.schemas(
+                of: call, described: described?.callbacks.first { $0.id == call.id }?.operation, spec: spec,
+                canonical: canonical)
+        }
 
         /// The request's or the answer's schema on both sides, like compared with like: the documents' own where both
         /// sides have one (two versions of a document), else the canonical forms' (a baseline against a document: the
@@ -77,7 +89,18 @@ struct DiffSchemas {
     }
 
     func endpoint(_ endpoint: Endpoint) -> EndpointSchemas {
-        let described = spec?.endpoint(endpoint.id)
+        Self.schemas(of: endpoint, described: spec?.endpoint(endpoint.id), spec: spec, canonical: canonical)
+    }
+
+    /// The schemas of the webhook operation `call` (``OutgoingCall/id``).
+    func webhook(_ call: Endpoint) -> EndpointSchemas {
+        Self.schemas(
+            of: call, described: spec?.webhooks.first { $0.id == call.id }?.operation, spec: spec, canonical: canonical)
+    }
+
+    fileprivate static func schemas(
+        of endpoint: Endpoint, described: AnyEndpoint?, spec: APISpec?, canonical: SchemaRegistry?
+    ) -> EndpointSchemas {
         var headers: [Int: [(header: Parameter, schema: CompiledSchema)]]?
         if let spec, let described, !described.responses.isEmpty {
             headers = [:]
@@ -88,23 +111,30 @@ struct DiffSchemas {
             }
         }
         return EndpointSchemas(
-            canonical: canonical, pointer: JSONPointer(tokens: ["endpoints", String(endpoint.index)]),
-            request: described?.request?.documentSchema, response: described?.response?.documentSchema,
+            canonical: canonical, pointer: endpoint.pointer, request: described?.request?.documentSchema,
+            response: described?.response?.documentSchema, described: described, spec: spec,
             requestMediaTypes: described.map(\.requestMediaTypes), responseHeaders: headers)
     }
 
-    /// Every place a canonical document holds a schema: its definitions, each endpoint's bodies and parameters, and the
-    /// error envelope (the dialect compiles each `x-pairs`' key and value below them).
+    /// Every place a canonical document holds a schema: its definitions, the bodies and parameters of each endpoint,
+    /// webhook and callback, and the error envelope (the dialect compiles each `x-pairs`' key and value below them).
     private static func roots(of document: JSONValue) -> [JSONPointer] {
         var roots = (document["definitions"]?.objectValue ?? [:]).keys.sorted().map { JSONPointer(tokens: ["definitions", $0]) }
-        for (index, endpoint) in (document["endpoints"]?.arrayValue ?? []).enumerated() {
-            let place = JSONPointer(tokens: ["endpoints", String(index)])
-            for member in ["request", "response"] where endpoint[member]?["schema"] != nil {
+        func visit(_ operation: JSONValue, at place: JSONPointer) {
+            for member in ["request", "response"] where operation[member]?["schema"] != nil {
                 roots.append(place.appending(member).appending("schema"))
             }
-            for (position, parameter) in (endpoint["parameters"]?.arrayValue ?? []).enumerated()
+            for (position, parameter) in (operation["parameters"]?.arrayValue ?? []).enumerated()
             where parameter["schema"] != nil {
                 roots.append(place.appending("parameters").appending(String(position)).appending("schema"))
+            }
+            for (index, call) in (operation["callbacks"]?.arrayValue ?? []).enumerated() {
+                visit(call, at: place.appending("callbacks").appending(String(index)))
+            }
+        }
+        for member in ["endpoints", "webhooks"] {
+            for (index, entry) in (document[member]?.arrayValue ?? []).enumerated() {
+                visit(entry, at: JSONPointer(tokens: [member, String(index)]))
             }
         }
         if document["errorEnvelope"]?["schema"] != nil { roots.append(JSONPointer(tokens: ["errorEnvelope", "schema"])) }

@@ -31,7 +31,7 @@ extension APISpec {
                 return .object(entry)
             })
         if !assumptions.isEmpty { object["assumptions"] = .array(assumptions.map(\.canonicalJSON)) }
-        if !webhooks.isEmpty { object["webhooks"] = .array(webhooks.map(JSONValue.string)) }
+        if !webhooks.isEmpty { object["webhooks"] = .array(webhooks.map(\.canonicalJSON)) }
         return .object(object)
     }
 }
@@ -87,6 +87,7 @@ extension AnyEndpoint {
         if let owner { object["owner"] = owner.json }
         if !order.isEmpty { object["order"] = .array(order.map { .string($0.description) }) }
         if let effect { object["effect"] = effect.json }
+        if !callbacks.isEmpty { object["callbacks"] = .array(callbacks.map(\.canonicalJSON)) }
         return .object(object)
     }
 }

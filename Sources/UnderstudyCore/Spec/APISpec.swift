@@ -57,9 +57,9 @@ public struct APISpec: Sendable {
     /// The path every endpoint is served under (`/v1` from an OpenAPI document's `servers[0].url`), empty for
     /// none. Endpoint paths do not include it: a base URL given to `check` does.
     public package(set) var basePath = ""
-    /// The names of the webhooks an imported document says the API calls (OpenAPI 3.1's `webhooks`), sorted: a
-    /// subscriber's handler of one that goes is never called again. Empty for built-in specs.
-    public package(set) var webhooks: [String] = []
+    /// The webhooks an imported document says the API calls (OpenAPI 3.1's `webhooks`), sorted by name and method:
+    /// a subscriber's handler of one that goes is never called again. Empty for built-in specs.
+    public package(set) var webhooks: [OutgoingCall] = []
     /// Whether `format` is an assertion (a mismatch is an error) rather than JSON Schema's annotation (a warning) in
     /// the verdicts on an imported document's bodies (`--format-assertion`).
     public var assertsFormats = false
@@ -335,6 +335,9 @@ public struct AnyEndpoint: Sendable {
     /// The media types an imported OpenAPI document gives the request body (`application/json`,
     /// `multipart/form-data`), sorted; empty for built-in specs, whose bodies are JSON.
     public package(set) var requestMediaTypes: [String] = []
+    /// The callbacks an imported document says the API makes once it has answered (OpenAPI's `callbacks`), sorted
+    /// by ``OutgoingCall/id``; empty for built-in specs.
+    public package(set) var callbacks: [OutgoingCall] = []
 
     /// Erases an endpoint's types.
     public init<Request, Response>(_ endpoint: Endpoint<Request, Response>) {
