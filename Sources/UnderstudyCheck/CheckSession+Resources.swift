@@ -28,7 +28,7 @@ extension CheckSession {
         }
         values.merge(linked) { given, _ in given }
         var guessed = false
-        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
+        var generator = FixtureGenerator(seed: options.seed, spec: spec)
         // A parameter inside a segment (`{Sid}.json`) is filled like one that is the whole segment.
         for (index, segment) in segments.enumerated() {
             for name in segment.parameterNames where values[name] == nil {
@@ -211,8 +211,7 @@ extension CheckSession {
     func requestBody(for endpoint: AnyEndpoint) -> JSONValue? {
         guard let model = endpoint.request else { return nil }
         var random = SeededRandom(seed: options.seed).derived("request \(endpoint.id)")
-        var generator = FixtureGenerator(
-            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        var generator = FixtureGenerator(seed: random.next(), spec: spec, optionalKeys: spec.optionalKeys)
         generator.direction = .request
         return generator.value(for: model)
     }

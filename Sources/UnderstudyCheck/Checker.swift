@@ -314,12 +314,12 @@ final class CheckSession: Sendable {
                     separator: "&")
         }
         // Required header parameters (`xero-tenant-id`): `--param`, the document's example, or a generated value.
-        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
+        var generator = FixtureGenerator(seed: options.seed, spec: spec)
         for parameter in endpoint.parameters where parameter.location == .header && parameter.required {
             guard fields[parameter.name] == nil, parameter.name.lowercased() != "authorization" else { continue }
             let value =
                 options.parameters[parameter.name]
-                ?? Self.text(parameter.example ?? generator.value(for: parameter.schema, name: parameter.name))
+                ?? Self.text(parameter.example ?? generator.value(for: parameter))
             fields.add(parameter.name, value)
         }
         // A request sent without credentials carries none of the ones given as headers either.
@@ -651,12 +651,12 @@ final class CheckSession: Sendable {
     /// Query parameters: `--param`, else a value generated for each required one; an array is sent as the
     /// document says, one pair per element (`status=a&status=b`) or joined (`status=a,b`).
     func queryValues(for endpoint: AnyEndpoint) -> [(String, String)] {
-        var generator = FixtureGenerator(seed: options.seed, definitions: spec.definitions, settings: spec.wire)
+        var generator = FixtureGenerator(seed: options.seed, spec: spec)
         generator.direction = .request
         return endpoint.parameters.filter { $0.location == .query }.flatMap { parameter -> [(String, String)] in
             if let given = options.parameters[parameter.name] { return [(parameter.name, given)] }
             guard parameter.required, parameter.defaultValue == nil else { return [] }
-            let value = parameter.example ?? generator.value(for: parameter.schema, name: parameter.name)
+            let value = parameter.example ?? generator.value(for: parameter)
             guard case .array(let elements) = value else { return [(parameter.name, Self.text(value))] }
             let texts = elements.map(Self.text)
             return parameter.explode

@@ -450,12 +450,10 @@ struct Explorer {
             let read = resource.operation(.read).flatMap({ spec.endpoint($0.endpoint) }),
             let parameter = read.parameters.first(where: { $0.location == .path && $0.name == identifier.parameter })
         else { return body }
-        let validator = Validator(spec: spec, direction: .request)
-        guard !validator.validate(value, against: parameter.schema).isEmpty else { return body }
+        guard parameter.findings(value, in: spec).contains(where: { $0.severity == .error }) else { return body }
         var random = SeededRandom(seed: session.options.seed).derived("identifier \(resource.name)")
-        var generator = FixtureGenerator(
-            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
-        members[member] = generator.value(for: parameter.schema)
+        var generator = FixtureGenerator(seed: random.next(), spec: spec, optionalKeys: spec.optionalKeys)
+        members[member] = generator.value(for: parameter)
         return .object(members)
     }
 

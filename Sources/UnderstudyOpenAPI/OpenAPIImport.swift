@@ -286,8 +286,15 @@ private struct DocumentImport {
     ) -> (AnyEndpoint, ModelReference?) {
         let operationID = operation["operationId"]?.stringValue ?? "\(method.rawValue) \(path)"
         var parameters: [Parameter] = []
-        for raw in shared + (operation["parameters"]?.arrayValue ?? []) {
-            guard let parameter = parameter(resolve(raw)) else { continue }
+        // Each parameter where it is written (the path item's, then the operation's), references followed.
+        let item = JSONPointer(tokens: place.tokens.dropLast() + ["parameters"])
+        let written =
+            shared.enumerated().map { (item.appending(String($0)), $1) }
+            + (operation["parameters"]?.arrayValue ?? []).enumerated().map {
+                (place.appending("parameters").appending(String($0)), $1)
+            }
+        for (pointer, raw) in written {
+            guard let parameter = parameter(located(raw, at: pointer)) else { continue }
             // An operation's parameter overrides the path item's one with the same name and location.
             parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
             parameters.append(parameter)
@@ -422,11 +429,11 @@ private struct DocumentImport {
     {
         var headers: [Parameter] = []
         for (name, header) in (json["headers"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let header = resolve(header)
-            headers.append(
-                Parameter(
-                    name, in: .header, parameterSchema(header["schema"] ?? [:]),
-                    required: header["required"] == .bool(true)))
+            let (header, headerPlace) = located(header, at: place.appending("headers").appending(name))
+            var parameter = Parameter(
+                name, in: .header, parameterSchema(header["schema"] ?? [:]), required: header["required"] == .bool(true))
+            parameter.documentSchema = compiled(at: headerPlace.appending("schema"))
+            headers.append(parameter)
         }
         guard let content = json["content"]?.objectValue, !content.isEmpty else {
             return DocumentedResponse(status: status, mediaType: nil, model: nil, headers: headers)
@@ -497,7 +504,9 @@ private struct DocumentImport {
         }
     }
 
-    private func parameter(_ json: JSONValue) -> Parameter? {
+    /// A parameter object and where it is.
+    private func parameter(_ located: (JSONValue, JSONPointer)) -> Parameter? {
+        let (json, place) = located
         guard let name = json["name"]?.stringValue,
             let location = json["in"]?.stringValue.flatMap(Parameter.Location.init)
         else { return nil }
@@ -505,6 +514,7 @@ private struct DocumentImport {
         var parameter = Parameter(
             name, in: location, parameterSchema(schemaJSON),
             required: location == .path || json["required"] == .bool(true), summary: json["description"]?.stringValue)
+        parameter.documentSchema = compiled(at: place.appending("schema"))
         parameter.defaultValue = schemaJSON["default"]
         parameter.deprecated = json["deprecated"] == .bool(true)
         parameter.explode =
@@ -549,9 +559,13 @@ private struct DocumentImport {
             name = fallback
         }
         var model = ModelReference(name: name, schema: schema)
-        model.documentSchema = schemas?.schema(
-            inDocument: documentURI, at: JSONPointer(tokens: place.tokens + [key, "schema"]))
+        model.documentSchema = compiled(at: JSONPointer(tokens: place.tokens + [key, "schema"]))
         return model
+    }
+
+    /// The document's schema at `pointer`, compiled; `nil` where there is none.
+    private func compiled(at pointer: JSONPointer) -> CompiledSchema? {
+        schemas?.schema(inDocument: documentURI, at: pointer)
     }
 
     private func auth(_ operation: JSONValue) -> Auth {

@@ -63,4 +63,38 @@ struct RequestRuleDocumentTests {
         #expect(
             String(decoding: broken.body, as: UTF8.self).contains("query parameter until: expected a value not before"))
     }
+
+    /// A parameter's value is judged by the document's own schema, every keyword, as a body is: `multipleOf`,
+    /// `uniqueItems` and `const` are not in the descriptor's reading of the schema, and a server of the document
+    /// refuses what breaks them.
+    @Test func parametersAreJudgedByTheDocumentsOwnSchema() async throws {
+        let document: JSONValue = [
+            "openapi": "3.1.0", "info": ["title": "Slots", "version": "1"],
+            "paths": [
+                "/slots": [
+                    "get": [
+                        "parameters": [
+                            ["name": "minutes", "in": "query", "schema": ["type": "integer", "multipleOf": 15]],
+                            ["name": "rooms", "in": "query", "explode": false,
+                             "schema": ["type": "array", "items": ["type": "string"], "uniqueItems": true]],
+                            ["name": "X-Version", "in": "header", "schema": ["const": "2"]],
+                        ],
+                        "responses": ["200": ["description": "Slots"], "400": ["description": "Invalid"]],
+                    ]
+                ]
+            ],
+        ]
+        let spec = try OpenAPIImport.spec(document.serializedBytes(), source: "slots.json")
+        let engine = MockEngine(behaviour: FixtureMock(spec: spec))
+        func get(_ query: String, version: String = "2") async -> (Int, String) {
+            let reply = await engine.respond(
+                to: RawRequest(method: "GET", target: "/slots?\(query)", headers: ["X-Version": version]))
+            return (reply.status, String(decoding: reply.body, as: UTF8.self))
+        }
+        #expect(await get("minutes=45&rooms=a,b").0 == 200)
+        let (status, body) = await get("minutes=40")
+        #expect(status == 400 && body.contains("query parameter minutes: expected a multiple of 15, found 40"))
+        #expect(await get("rooms=a,a").0 == 400)
+        #expect(await get("minutes=45", version: "3").0 == 400)
+    }
 }

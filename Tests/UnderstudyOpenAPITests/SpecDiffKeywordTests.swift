@@ -109,6 +109,38 @@ struct SpecDiffKeywordTests {
         #expect(try lines(form, SpecDiffTests.document(parameters: [page(["deprecated": true])]), SpecDiffTests.document()) == ["warning diff.parameter-removed demo GET /items query parameter page: the deprecated parameter was removed"])
     }
 
+    /// Two documents' parameters are compared by their own schemas, every keyword: `multipleOf`, `uniqueItems` and
+    /// `const`, which the descriptors' reading of a parameter leaves out, narrow what the app may send.
+    @Test func parametersAreComparedByTheDocumentsOwnSchemas() throws {
+        func lines(_ old: JSONValue, _ new: JSONValue) throws -> [String] {
+            let document = { (schema: JSONValue) -> [UInt8] in
+                JSONValue.object([
+                    "openapi": "3.1.0", "info": ["title": "demo", "version": "1"],
+                    "paths": [
+                        "/items": [
+                            "get": [
+                                "parameters": [["name": "q", "in": "query", "schema": schema]],
+                                "responses": ["200": ["description": "ok"]],
+                            ]
+                        ]
+                    ],
+                ]).serializedBytes()
+            }
+            return SpecDiff.compare(
+                old: SpecVersion(try OpenAPIImport.spec(document(old), source: "v1.json")),
+                new: SpecVersion(try OpenAPIImport.spec(document(new), source: "v2.json"))
+            ).map(\.line)
+        }
+        #expect(try lines(["type": "integer"], ["type": "integer", "multipleOf": 5]) == ["breaking diff.constraint-changed demo GET /items query parameter q: multipleOf changed from none to 5: values the app may send are refused"])
+        #expect(try lines(["type": "integer", "multipleOf": 5], ["type": "integer"]) == ["compatible diff.constraint-changed demo GET /items query parameter q: multipleOf changed from 5 to none: more values are accepted"])
+        let list: JSONValue = ["type": "array", "items": ["type": "string"]]
+        #expect(try lines(list, ["type": "array", "items": ["type": "string"], "uniqueItems": true]) == ["breaking diff.constraint-changed demo GET /items query parameter q: uniqueItems changed from none to true: values the app may send are refused"])
+        #expect(try lines(["type": "string"], ["const": "x"]) == ["breaking diff.enum-value-removed demo GET /items query parameter q: the value is now limited to [\"x\"]"])
+        // A keyword that applies to no type the value may have constrains nothing (oasdiff's
+        // TestRequestParameterMaxDecreased judges it breaking; the README lists why not).
+        #expect(try lines(["type": "array", "items": ["type": "integer"], "maximum": 10], ["type": "array", "items": ["type": "integer"], "maximum": 5]) == [])
+    }
+
     /// A request media type removed refuses the clients that send it, whatever stays; one added takes nothing away;
     /// springdoc's `*/*` is a JSON body. A webhook removed leaves its subscribers waiting.
     @Test func mediaTypesAnyMediaAndWebhooks() throws {

@@ -178,10 +178,20 @@ struct SchemaFacts {
         }
     }
 
-    /// Every bound and assertion by keyword name; of two (through `allOf`), the stricter.
+    /// Every bound and assertion by keyword name; of two (through `allOf`), the stricter. One that applies to no type
+    /// the value may have (`maximum` beside `type: array`) constrains nothing and is left out.
     var limits: [String: Limit] {
         var limits: [String: Limit] = [:]
+        let types = self.types
         func put(_ name: String, _ limit: Limit) {
+            let applies: JSONTypes =
+                switch name {
+                case "minLength", "maxLength", "pattern": .string
+                case "minItems", "maxItems", "uniqueItems", "minContains", "maxContains": .array
+                case "minProperties", "maxProperties": .object
+                default: [.number, .integer]
+                }
+            guard !types.isDisjoint(with: applies) else { return }
             switch (limits[name], limit) {
             case (.lower(let kept, _)?, .lower(let value, _)) where !(kept < value): return
             case (.upper(let kept, _)?, .upper(let value, _)) where !(value < kept): return

@@ -461,17 +461,17 @@ struct EndpointWalk {
                     add(.compatible, .parameterDefaultChanged, name, "the parameter defaults to \(to)")
                 default: break
                 }
-                if oldParameter["schema"] != newParameter["schema"] {
-                    // A parameter is a value the app sends: its schema's changes are judged as a request's are (an
-                    // enum value added or a bound widened is compatible, a type changed or a bound narrowed breaks).
-                    let mark = changes.count
-                    let side: MessageDirection = reversed ? .response : .request
-                    compareSchema(
-                        self.old.parameter(oldPosition), self.new.parameter(newPosition), side: side, path: "")
-                    relocate(since: mark, dropping: side == .request ? "request " : "response ", under: name)
-                    if changes.count == mark {
-                        add(.warning, .parameterChanged, name, "the parameter's schema changed from \(describe(oldParameter["schema"])) to \(describe(newParameter["schema"]))")
-                    }
+                // A parameter is a value the app sends: its schema's changes are judged as a request's are (an enum
+                // value added or a bound widened is compatible, a type changed or a bound narrowed breaks). Two
+                // documents' parameters are compared by their own schemas, every keyword.
+                let mark = changes.count
+                let side: MessageDirection = reversed ? .response : .request
+                let (before, after) = DiffSchemas.EndpointSchemas.parameters(
+                    self.old, self.new, at: (oldPosition, newPosition))
+                compareSchema(before, after, side: side, path: "")
+                relocate(since: mark, dropping: side == .request ? "request " : "response ", under: name)
+                if changes.count == mark, oldParameter["schema"] != newParameter["schema"] {
+                    add(.warning, .parameterChanged, name, "the parameter's schema changed from \(describe(oldParameter["schema"])) to \(describe(newParameter["schema"]))")
                 }
             case (nil, nil): break
             }

@@ -68,9 +68,18 @@ struct DiffSchemas {
                     new.compiled(new.pointer.appending(place).appending("schema")))
         }
 
-        /// The schema of the parameter at `position` of the endpoint's `parameters`.
-        func parameter(_ position: Int) -> CompiledSchema? {
-            compiled(pointer.appending("parameters").appending(String(position)).appending("schema"))
+        /// The schemas of the parameter at `positions.old` of the old endpoint's `parameters` and at `positions.new`
+        /// of the new one's, like compared with like as ``bodies(_:_:_:)`` does.
+        static func parameters(
+            _ old: EndpointSchemas, _ new: EndpointSchemas, at positions: (old: Int, new: Int)
+        ) -> (CompiledSchema?, CompiledSchema?) {
+            let documents = (old.described?.parameters[positions.old].documentSchema,
+                             new.described?.parameters[positions.new].documentSchema)
+            if let before = documents.0, let after = documents.1 { return (before, after) }
+            let place = { (side: EndpointSchemas, position: Int) in
+                side.compiled(side.pointer.appending("parameters").appending(position).appending("schema"))
+            }
+            return (place(old, positions.old), place(new, positions.new))
         }
 
         private func compiled(_ pointer: JSONPointer) -> CompiledSchema? {
@@ -106,7 +115,7 @@ struct DiffSchemas {
             headers = [:]
             for response in described.responses {
                 headers?[response.status ?? -1, default: []] += response.headers.map {
-                    ($0, spec.modelSchemas.compiled($0.schema))
+                    ($0, $0.documentSchema ?? spec.modelSchemas.compiled($0.schema))
                 }
             }
         }

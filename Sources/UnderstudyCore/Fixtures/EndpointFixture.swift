@@ -89,8 +89,7 @@ extension APISpec {
     /// The fixture of one endpoint.
     public func fixture(for endpoint: AnyEndpoint, seed: UInt64) -> EndpointFixture {
         var random = SeededRandom(seed: seed).derived(id + " " + endpoint.id)
-        var generator = FixtureGenerator(
-            seed: random.next(), definitions: definitions, settings: wire, optionalKeys: optionalKeys)
+        var generator = FixtureGenerator(seed: random.next(), spec: self, optionalKeys: optionalKeys)
         var responses: [Int: JSONValue] = [:]
         var reasons: [Int: String] = [:]
 

@@ -39,6 +39,11 @@ public struct FixtureGenerator {
         random = SeededRandom(seed: seed)
     }
 
+    /// A generator of `spec`'s values: its definitions, in its wire settings.
+    package init(seed: UInt64, spec: APISpec, optionalKeys: OptionalKeyStyle = .sometimesAbsent) {
+        self.init(seed: seed, definitions: spec.definitions, settings: spec.wire, optionalKeys: optionalKeys)
+    }
+
     /// A value satisfying `schema`; `name` is the property or parameter it is for, if any.
     public mutating func value(for schema: Schema, name: String? = nil) -> JSONValue {
         value(for: schema, name: name, depth: 0)
@@ -62,18 +67,25 @@ public struct FixtureGenerator {
     /// (``ModelReference/documentSchema``) refuses that value, the value ``SchemaGenerator`` makes close to it (its
     /// valid parts kept), so a generated body keeps every keyword the document writes.
     public mutating func value(for model: ModelReference) -> JSONValue {
-        conforming(value(for: model.schema), to: model)
+        conforming(value(for: model.schema), to: model.documentSchema, named: model.name)
     }
 
     /// ``answer(for:)-(Schema)`` of a model's schema, kept to the document's own schema as ``value(for:)-(ModelReference)`` is.
     public mutating func answer(for model: ModelReference) -> JSONValue {
-        conforming(answer(for: model.schema), to: model)
+        conforming(answer(for: model.schema), to: model.documentSchema, named: model.name)
     }
 
-    private func conforming(_ value: JSONValue, to model: ModelReference) -> JSONValue {
-        guard let schema = model.documentSchema else { return value }
+    /// A value of a parameter or a header: ``value(for:name:)`` of its schema, kept to the document's own schema
+    /// (``Parameter/documentSchema``) as ``value(for:)-(ModelReference)`` is.
+    public mutating func value(for parameter: Parameter) -> JSONValue {
+        conforming(value(for: parameter.schema, name: parameter.name), to: parameter.documentSchema, named: parameter.name)
+    }
+
+    /// `value`, or where the document's schema refuses it, the valid value closest to it.
+    private func conforming(_ value: JSONValue, to schema: CompiledSchema?, named name: String) -> JSONValue {
+        guard let schema else { return value }
         // Seeded apart from this generator's stream: a valid value leaves every later value as it was.
-        var random = random.derived(model.name)
+        var random = random.derived(name)
         var generator = SchemaGenerator(seed: random.next(), direction: direction)
         return generator.value(for: schema, near: value) ?? value
     }

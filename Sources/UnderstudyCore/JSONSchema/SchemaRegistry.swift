@@ -164,12 +164,22 @@ struct SchemaResource: Sendable {
 }
 
 /// A compiled schema, ready to validate against: a node of a registry.
-public struct CompiledSchema: Sendable {
+public struct CompiledSchema: Sendable, Hashable {
     public let registry: SchemaRegistry
     let node: Int
 
     /// Where the schema sits (`https://example.com/openapi.json#/components/schemas/Pet`).
     public var uri: String { registry.storage.uri(of: registry.storage.nodes[node]) }
+
+    /// The same schema of the same registry.
+    public static func == (lhs: CompiledSchema, rhs: CompiledSchema) -> Bool {
+        lhs.registry === rhs.registry && lhs.node == rhs.node
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(registry))
+        hasher.combine(node)
+    }
 }
 
 /// Why a document could not be added to a ``SchemaRegistry``.

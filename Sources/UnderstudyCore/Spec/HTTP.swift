@@ -245,6 +245,9 @@ public struct Parameter: Sendable, Hashable {
     public var location: Location
     /// The schema of the parameter's value, read from its text (an integer schema accepts `"42"`).
     public var schema: Schema
+    /// The document's own schema of the value, compiled as JSON Schema reads it (an imported document's), which the
+    /// value is judged by; `nil` for a built-in spec's parameter, judged by ``schema``.
+    public package(set) var documentSchema: CompiledSchema?
     public var required: Bool
     /// The value the server assumes when the parameter is absent.
     public var defaultValue: JSONValue?

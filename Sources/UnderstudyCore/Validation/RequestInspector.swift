@@ -79,7 +79,6 @@ public struct RequestInspector: Sendable {
         parameter value: (Parameter) -> String?
     ) -> Inspection {
         var findings: [Diagnostic] = []
-        let validator = Validator(spec: spec, direction: .request)
         for parameter in endpoint.parameters where !skipping(parameter) {
             let label = "\(parameter.location.rawValue) parameter \(parameter.name)"
             guard let text = value(parameter) else {
@@ -91,7 +90,7 @@ public struct RequestInspector: Sendable {
                 }
                 continue
             }
-            for finding in validator.validate(Self.coerce(text, to: parameter.schema), against: parameter.schema) {
+            for finding in parameter.findings(Self.coerce(text, to: parameter.schema), in: spec) {
                 findings.append(
                     Diagnostic(
                         finding.severity, rule: .requestParameterInvalid, message: "\(label): \(finding.message)",

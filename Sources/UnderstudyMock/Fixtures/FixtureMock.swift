@@ -247,8 +247,7 @@ package struct FixtureMock: ReadsFixtures {
                         status: HTTPStatus(rawValue: status), messages: [message])
                     : spec.errorEnvelope.make(HTTPStatus(rawValue: status), [message]))
         }
-        var generator = FixtureGenerator(
-            seed: random.next(), definitions: spec.definitions, settings: spec.wire, optionalKeys: spec.optionalKeys)
+        var generator = FixtureGenerator(seed: random.next(), spec: spec, optionalKeys: spec.optionalKeys)
         return .json(generator.answer(for: model))
     }
 
@@ -261,12 +260,12 @@ package struct FixtureMock: ReadsFixtures {
     private func declaredHeaders(
         _ response: DocumentedResponse, spec: APISpec, random: inout SeededRandom, taken: Set<String>
     ) -> [(name: String, value: String)] {
-        var generator = FixtureGenerator(seed: random.next(), definitions: spec.definitions, settings: spec.wire)
+        var generator = FixtureGenerator(seed: random.next(), spec: spec)
         return response.headers.filter {
             !taken.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type"
         }
         .map { header in
-            switch generator.value(for: header.schema, name: header.name) {
+            switch generator.value(for: header) {
             case .string(let text): (header.name, text)
             case .number(let number): (header.name, number.literal)
             case .bool(let bool): (header.name, String(bool))

@@ -68,8 +68,7 @@ struct ResourceItems {
                 candidate = random.uuid()
             case .string(let constraints)? where constraints.format != .integer:
                 var random = SeededRandom(seed: seed).derived("\(spec.id) \(name) id \(next)")
-                var generator = FixtureGenerator(
-                    seed: random.next(), definitions: spec.definitions, settings: spec.wire)
+                var generator = FixtureGenerator(seed: random.next(), spec: spec)
                 let value = generator.value(for: Schema.string(constraints), name: identifierProperty?.name)
                 candidate = Self.text(value).map { $0.isEmpty ? String(next) : $0 } ?? String(next)
             default:

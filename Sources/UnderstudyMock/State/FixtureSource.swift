@@ -78,6 +78,6 @@ extension APISpec {
     /// A generator of this spec's values, seeded by `seed` and `purpose` (so output is stable per purpose).
     package func generator(seed: UInt64, purpose: String) -> FixtureGenerator {
         var random = SeededRandom(seed: seed).derived("\(id) \(purpose)")
-        return FixtureGenerator(seed: random.next(), definitions: definitions, settings: wire, optionalKeys: optionalKeys)
+        return FixtureGenerator(seed: random.next(), spec: self, optionalKeys: optionalKeys)
     }
 }
