@@ -101,7 +101,9 @@ extension Schema {
                 if schema.allowedValues == nil { return schema.nullableSchemaObject() }
             default: break
             }
-            return .any(of: [schema, .null()])
+            // `{"enum": [null]}` rather than `{"type": "null"}`: the same values, and the form swift-openapi-generator
+            // keeps (it skips a `null` type, and with it the property), as openapi-python-client and OpenAPIKit do.
+            return .any(of: [schema, .fragment(.init(allowedValues: [AnyCodable(String?.none)]))])
         case .ref(let name):
             return .reference(.component(named: names.key(name)))
         }

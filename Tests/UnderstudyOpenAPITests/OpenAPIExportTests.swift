@@ -46,6 +46,31 @@ struct OpenAPIExportTests {
         #expect(token?["flows"]?["clientCredentials"]?["tokenUrl"] == "/oauth/token")
     }
 
+    /// `lint` names every `{"type": "null"}` branch a document writes (swift-openapi-generator 1.14 drops it with
+    /// its property: "Schema "null" is not supported ... skipping"), and the exports write none.
+    @Test func nullTypeBranchesAreLintedAndNeverExported() throws {
+        let item: JSONValue = ["type": "object", "properties": ["id": ["type": "string"]]]
+        let page: JSONValue = [
+            "type": "object",
+            "properties": [
+                "item": ["anyOf": [item, ["type": "null"]]],
+                "next": ["oneOf": [["type": "string"], ["type": "null"]]],
+                "kept": ["anyOf": [item, ["enum": [.null]]]],
+            ],
+        ]
+        let document = TestDocument.answering(
+            schema: ["$ref": "#/components/schemas/Page"], components: ["schemas": ["Page": page]])
+        let spec = try OpenAPIImport.spec(document.serializedBytes(), source: "demo.json")
+        let dropped = DocumentLint.contradictions(in: spec).filter { $0.rule == .generatorDrop }
+        #expect(dropped.flatMap(\.places).map(\.pointer.description) == [
+            "/components/schemas/Page/properties/item", "/components/schemas/Page/properties/next",
+        ])
+        for api in ["fitness", "achievements", "videgreniers", "easyco", "intra42"] {
+            let exported = try OpenAPIImport.spec(try Self.exported(api).serializedBytes(), source: "\(api).json")
+            #expect(DocumentLint.contradictions(in: exported).filter { $0.rule == .generatorDrop }.isEmpty, "\(api)")
+        }
+    }
+
     @Test func trickySchemasPaginationAndExamples() throws {
         let fitness = try Self.exported("fitness")
         let activity = fitness["components"]?["schemas"]?["Apinest.Activity"]
@@ -53,6 +78,11 @@ struct OpenAPIExportTests {
         // A format JSON Schema does not define carries a pattern, so tools that skip the format generate valid ids.
         #expect(activity?["properties"]?["_id"] == ["type": "string", "format": "objectid", "pattern": "^[0-9a-fA-F]{24}$"])
         #expect(activity?["required"]?.arrayValue?.contains("description") == false)
+        // A model or an enumeration that may be null: its null branch is `{"enum": [null]}`, which
+        // swift-openapi-generator keeps (it skips `{"type": "null"}`, and with it the whole property).
+        let response = try Self.exported("videgreniers")["components"]?["schemas"]?[
+            "VideGreniers.ApiResponse_VideGreniers.AuthResponse"]
+        #expect(response?["properties"]?["data"] == ["anyOf": [["$ref": "#/components/schemas/VideGreniers.AuthResponse"], ["enum": [.null]]]])
 
         let videgreniers = try Self.exported("videgreniers")
         let counts = videgreniers["components"]?["schemas"]?["VideGreniers.UserActivityStatisticsDto"]?["properties"]?[

@@ -141,6 +141,23 @@ struct SpecDiffKeywordTests {
         #expect(try lines(["type": "array", "items": ["type": "integer"], "maximum": 10], ["type": "array", "items": ["type": "integer"], "maximum": 5]) == [])
     }
 
+    /// A null branch is a null branch however it is spelled: `{"type": "null"}`, `{"enum": [null]}`, `{"const": null}`.
+    @Test func nullBranchesOfEverySpellingAreOne() throws {
+        func document(_ null: JSONValue) -> JSONValue {
+            let item: JSONValue = ["type": "object", "properties": ["id": ["type": "string"]], "required": ["id"]]
+            return TestDocument.answering(schema: ["type": "object", "properties": ["item": ["anyOf": [item, null]]]])
+        }
+        let spellings: [JSONValue] = [["type": "null"], ["enum": [.null]], ["const": .null]]
+        for old in spellings {
+            for new in spellings {
+                let changes = SpecDiff.compare(
+                    old: SpecVersion(try OpenAPIImport.spec(document(old).serializedBytes(), source: "v1.json")),
+                    new: SpecVersion(try OpenAPIImport.spec(document(new).serializedBytes(), source: "v2.json")))
+                #expect(changes.map(\.line) == [], "\(old) → \(new)")
+            }
+        }
+    }
+
     /// A request media type removed refuses the clients that send it, whatever stays; one added takes nothing away;
     /// springdoc's `*/*` is a JSON body. A webhook removed leaves its subscribers waiting.
     @Test func mediaTypesAnyMediaAndWebhooks() throws {
@@ -271,21 +288,10 @@ struct SpecDiffCallTests {
 /// WARN for an optional one; `response-header-became-optional` ERR).
 struct SpecDiffHeaderTests {
     static func document(_ headers: [String: JSONValue]) throws -> SpecVersion {
-        let document: JSONValue = [
-            "openapi": "3.1.0", "info": ["title": "demo", "version": "1"],
-            "paths": [
-                "/items": [
-                    "get": [
-                        "responses": [
-                            "200": [
-                                "description": "ok", "headers": .object(headers),
-                                "content": ["application/json": ["schema": ["type": "array", "items": ["type": "string"]]]],
-                            ]
-                        ]
-                    ]
-                ]
-            ],
-        ]
+        let document = TestDocument.answering([
+            "headers": .object(headers),
+            "content": ["application/json": ["schema": ["type": "array", "items": ["type": "string"]]]],
+        ])
         return SpecVersion(try OpenAPIImport.spec(document.serializedBytes(), source: "demo.json", fallbackID: "demo"))
     }
 

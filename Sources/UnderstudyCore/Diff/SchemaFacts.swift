@@ -1,6 +1,6 @@
 /// What a schema says, read from the engine's compiled model (``CompiledSchema``): its own keywords with those of
 /// every `$ref`/`$dynamicRef` target and `allOf` branch (all of them hold), an `anyOf`/`oneOf` of a schema and
-/// `{"type": "null"}` read as that schema that may be null. ``SpecDiff`` compares two of them keyword by keyword.
+/// `{"type": "null"}` (or `{"enum": [null]}`) read as that schema that may be null. ``SpecDiff`` compares two of them keyword by keyword.
 struct SchemaFacts {
     /// A keyword and the schema it sits in (whose registry its sub-schemas are in).
     struct Entry {
@@ -57,7 +57,8 @@ struct SchemaFacts {
         }
     }
 
-    /// The other branch of `[X, {"type": "null"}]` (either order).
+    /// The other branch of `[X, {"type": "null"}]` (either order; the null branch may be `{"enum": [null]}` or
+    /// `{"const": null}`, which admit the same value).
     private static func nullPair(_ branches: [Int], _ storage: SchemaRegistry.Storage) -> Int? {
         guard branches.count == 2 else { return nil }
         func isNull(_ node: Int) -> Bool {
@@ -65,6 +66,7 @@ struct SchemaFacts {
             switch storage.nodes[node].keywords[0] {
             case .types(let types): return types == .null
             case .constant(.null): return true
+            case .enumeration(let values): return values.values == [.null]
             default: return false
             }
         }

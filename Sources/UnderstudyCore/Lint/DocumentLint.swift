@@ -11,6 +11,9 @@ extension RuleID {
     public static let contradiction: RuleID = "lint.contradiction"
     /// A model no value satisfies: its required members lead back to it without end.
     public static let impossibleCycle: RuleID = "lint.impossible-cycle"
+    /// A schema written in a form a mainstream client generator drops (swift-openapi-generator skips a
+    /// `{"type": "null"}` branch, and the property with it).
+    public static let generatorDrop: RuleID = "lint.generator-drop"
 }
 
 /// One place where a document contradicts itself, reported once with every place it touches.
@@ -129,6 +132,8 @@ public enum DocumentLint {
                 resolution: "no server can send one and no mock can make one: understudy mock refuses the document",
                 places: users.map { Contradiction.Place(endpoint: $0.id, example: "model", pointer: .root) })
         }
+
+        if let dropped = generatorDrops(in: spec) { groups["\(RuleID.generatorDrop)"] = dropped }
 
         var contradictions = groups.values.sorted { ($0.severity.order, $0.id) > ($1.severity.order, $1.id) }
         for index in contradictions.indices { contradictions[index].places.sort() }
@@ -298,4 +303,22 @@ extension JSONPointer {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension DocumentLint {
+    /// The null branches of an imported document that swift-openapi-generator drops, with the property that holds
+    /// each: one warning, every place named.
+    private static func generatorDrops(in spec: APISpec) -> Contradiction? {
+        let schema = spec.endpoints.lazy.compactMap { $0.response?.documentSchema ?? $0.request?.documentSchema }.first
+        guard let schema else { return nil }
+        let places = schema.registry.nullTypeBranches(inDocument: URIReference(schema.uri).withoutFragment.description)
+        guard !places.isEmpty else { return nil }
+        return Contradiction(
+            severity: .warning, rule: .generatorDrop, id: "\(RuleID.generatorDrop.rawValue): null type",
+            message: "\(places.count) anyOf/oneOf branches are {\"type\": \"null\"}, which swift-openapi-generator "
+                + "skips with the property that holds them ('Schema \"null\" is not supported')",
+            resolution: "write the branch as {\"enum\": [null]}: the same values, kept by swift-openapi-generator, "
+                + "openapi-python-client and OpenAPIKit (understudy export writes it so)",
+            places: places.map { Contradiction.Place(endpoint: "document", example: "schema", pointer: $0) })
+    }
 }
