@@ -464,10 +464,11 @@ struct EndpointWalk {
                 // A parameter is a value the app sends: its schema's changes are judged as a request's are (an enum
                 // value added or a bound widened is compatible, a type changed or a bound narrowed breaks). Two
                 // documents' parameters are compared by their own schemas, every keyword.
-                let mark = changes.count
-                let side: MessageDirection = reversed ? .response : .request
                 let (before, after) = DiffSchemas.EndpointSchemas.parameters(
                     self.old, self.new, at: (oldPosition, newPosition))
+                guard oldParameter["schema"] != newParameter["schema"] || before?.json != after?.json else { continue }
+                let mark = changes.count
+                let side: MessageDirection = reversed ? .response : .request
                 compareSchema(before, after, side: side, path: "")
                 relocate(since: mark, dropping: side == .request ? "request " : "response ", under: name)
                 if changes.count == mark, oldParameter["schema"] != newParameter["schema"] {

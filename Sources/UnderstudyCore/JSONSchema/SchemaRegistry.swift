@@ -67,27 +67,6 @@ public final class SchemaRegistry: Sendable {
         return CompiledSchema(registry: self, node: node)
     }
 
-    /// Where a registered document writes an `anyOf`/`oneOf` branch as `{"type": "null"}` (as JSON pointers into it,
-    /// sorted): swift-openapi-generator skips such a branch, and with it the property that holds it, where
-    /// `{"enum": [null]}` (the same values) is kept.
-    public func nullTypeBranches(inDocument uri: String) -> [JSONPointer] {
-        guard let document = storage.documentURIs.firstIndex(of: uri) else { return [] }
-        let places = storage.nodes.filter { $0.location.document == document }.compactMap { node -> JSONPointer? in
-            let branches = node.keywords.flatMap { keyword -> [Int] in
-                switch keyword {
-                case .anyOf(let branches), .oneOf(let branches): branches
-                default: []
-                }
-            }
-            let null = branches.contains { branch in
-                guard case .types(let types)? = storage.nodes[branch].keywords.first else { return false }
-                return types == .null && storage.nodes[branch].keywords.count == 1
-            }
-            return null ? JSONPointer(tokens: storage.pointers.tokens(node.location.pointer)) : nil
-        }
-        return Set(places).sorted { $0.description < $1.description }
-    }
-
     /// The references no registered document answers, as absolute URIs, sorted: what a lint reports before any
     /// validation does.
     public var unresolvedReferences: [String] {

@@ -311,7 +311,8 @@ extension DocumentLint {
     private static func generatorDrops(in spec: APISpec) -> Contradiction? {
         let schema = spec.endpoints.lazy.compactMap { $0.response?.documentSchema ?? $0.request?.documentSchema }.first
         guard let schema else { return nil }
-        let places = schema.registry.nullTypeBranches(inDocument: URIReference(schema.uri).withoutFragment.description)
+        let places = nullTypeBranches(
+            in: schema.registry.storage, document: URIReference(schema.uri).withoutFragment.description)
         guard !places.isEmpty else { return nil }
         return Contradiction(
             severity: .warning, rule: .generatorDrop, id: "\(RuleID.generatorDrop.rawValue): null type",
@@ -320,5 +321,25 @@ extension DocumentLint {
             resolution: "write the branch as {\"enum\": [null]}: the same values, kept by swift-openapi-generator, "
                 + "openapi-python-client and OpenAPIKit (understudy export writes it so)",
             places: places.map { Contradiction.Place(endpoint: "document", example: "schema", pointer: $0) })
+    }
+
+    /// Where a registered document writes an `anyOf`/`oneOf` branch as `{"type": "null"}`, as JSON pointers into
+    /// it, sorted.
+    private static func nullTypeBranches(in storage: SchemaRegistry.Storage, document uri: String) -> [JSONPointer] {
+        guard let document = storage.documentURIs.firstIndex(of: uri) else { return [] }
+        let places = storage.nodes.filter { $0.location.document == document }.compactMap { node -> JSONPointer? in
+            let branches = node.keywords.flatMap { keyword -> [Int] in
+                switch keyword {
+                case .anyOf(let branches), .oneOf(let branches): branches
+                default: []
+                }
+            }
+            let null = branches.contains { branch in
+                guard case .types(let types)? = storage.nodes[branch].keywords.first else { return false }
+                return types == .null && storage.nodes[branch].keywords.count == 1
+            }
+            return null ? JSONPointer(tokens: storage.pointers.tokens(node.location.pointer)) : nil
+        }
+        return Set(places).sorted { $0.description < $1.description }
     }
 }
